@@ -1,0 +1,35 @@
+"""The Typer application every command module registers itself on."""
+import typer
+
+TOUR = """\
+kg turns a list of paper abstracts into a typed knowledge graph
+(papers -> methods, tasks, datasets, metrics) you can query with Cypher,
+browse as HTML, and mine for related papers.
+
+A five-minute tour:
+
+  kg build seeds/iclr2025_abstracts.txt      # extract, build, write exports/iclr2025_abstracts/
+  kg query queries/top_methods.cypher         # Cypher on the embedded store, no server
+  kg query 'MATCH (p:Paper)-[:USES]->(m:Method) RETURN m.name, count(p) AS n ORDER BY n DESC'
+  kg related "Policy Mirror Descent"          # papers sharing concepts, with the reasons
+  kg view                                     # write and name the interactive HTML views
+  kg export neo4j --uri bolt://localhost:7687 --user neo4j --password secret
+
+Every command takes --help. Commands that read a build take --db BUILD_DIR
+(default: the most recent build under exports/).
+"""
+
+app = typer.Typer(
+    name="kg",
+    help=TOUR,
+    no_args_is_help=False,
+    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@app.callback(invoke_without_command=True)
+def _root(ctx: typer.Context) -> None:
+    if ctx.invoked_subcommand is None:
+        typer.echo(TOUR)

@@ -1,0 +1,2 @@
+"""kg build: commands registered on kg.cli.app.app."""
+from kg.cli.app import app  # noqa: F401

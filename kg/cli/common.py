@@ -1,0 +1,63 @@
+"""Options and output helpers shared by the command modules."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from kg.builds import Build, open_build
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="Build directory to read (default: the most recent build under exports/).",
+                 show_default=False),
+]
+
+
+def build_from(db: Path | None) -> Build:
+    return open_build(db)
+
+
+def render(columns: list[str], rows: list[list[Any]], fmt: Format) -> str:
+    """Rows as an aligned text table, JSON (a list of objects) or CSV."""
+    if fmt == Format.json:
+        return json.dumps([dict(zip(columns, r)) for r in rows], ensure_ascii=False, indent=2, default=str)
+    if fmt == Format.csv:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(columns)
+        for r in rows:
+            w.writerow([json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v for v in r])
+        return buf.getvalue().rstrip("\n")
+    cells = [[_cell(v) for v in r] for r in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(lines)
+
+
+def _cell(v: Any, limit: int = 60) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        s = f"{v:.3f}"
+    elif isinstance(v, (list, tuple)):
+        s = ", ".join(_cell(x, limit) for x in v)
+    else:
+        s = str(v)
+    s = " ".join(s.split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"

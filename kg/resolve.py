@@ -1,0 +1,125 @@
+"""Entity resolution: map every mention to one canonical entity per real-world thing.
+
+Rules, applied per entity type (a "transformer" Method and a "transformer"
+Task stay apart):
+
+* case, Unicode form, white space, hyphen spacing, a leading determiner and a
+  plural last word do not make a new entity ("Large Language Models" ==
+  "large language model");
+* an acronym defined anywhere in the corpus as "Long Form (LF)" is merged
+  with its long form, its plural too ("LLMs" -> "large language model");
+* version numbers do: "Llama-3.1" and "LLaMA" are different nodes, because
+  users compare versions.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kg.records import Entity, Extraction, Mention, Paper
+
+_DETERMINERS = {"a", "an", "the", "this", "these", "that", "those", "our", "its", "their"}
+# Words ending in "s" whose singular is themselves.
+_KEEP_S = ("ss", "us", "is", "ys", "ics", "ous", "sis", "xis")
+_ACRONYM_DEF = re.compile(r"\s*\(\s*([A-Za-z][\w.\-]*[A-Z][\w.\-]*?)s?\s*\)")
+
+
+def singular(word: str) -> str:
+    """The singular of a plural noun, by suffix rules (no lexicon, so predictable)."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(_KEEP_S):
+        return word
+    if word.isupper() or (word[:-1].isupper() and len(word) > 2):
+        return word[:-1]  # "LLMs" / "GANS" style acronym plurals
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1]
+
+
+def normalize(text: str) -> str:
+    """The comparison key of a surface form (case, spacing, determiner, plural folded)."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    text = re.sub(r"\s*-\s*", "-", text)
+    text = re.sub(r"\s+", " ", text)
+    words = text.split(" ")
+    if len(words) > 1 and words[0].lower() in _DETERMINERS:
+        words = words[1:]
+    words[-1] = singular(words[-1])
+    return " ".join(words).lower().strip(" .,;:'\"")
+
+
+def acronym_of(mention: Mention, paper_text: str) -> str | None:
+    """The acronym defined right after a long-form mention, as in "Policy Mirror Descent (PMD)"."""
+    m = _ACRONYM_DEF.match(paper_text, mention.end)
+    if not m or " " not in mention.text.strip():
+        return None
+    acro = m.group(1)
+    # The acronym's letters must come from the long form, in order.
+    letters = [c.lower() for c in acro if c.isalpha()]
+    long_form = mention.text.lower()
+    pos = 0
+    for c in letters[:1]:
+        if not long_form.startswith(c):
+            return None
+    for c in letters:
+        pos = long_form.find(c, pos)
+        if pos < 0:
+            return None
+        pos += 1
+    return acro
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The canonical entities of a corpus and, per paper, the entity of each mention."""
+
+    entities: dict[str, Entity]
+    mention_entity: dict[str, list[str]]  # paper id -> entity id per mention, in order
+    mentions_merged: int  # distinct surface forms folded into fewer nodes
+
+    @property
+    def summary(self) -> str:
+        return f"{self.mentions_merged} surface forms merged into {len(self.entities)} entities"
+
+
+def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resolution:
+    """Group the mentions of all papers into canonical entities."""
+    texts = {p.id: p.text for p in papers}
+    extractions = list(extractions)
+
+    # Pass 1: corpus-wide acronym definitions, per type: acronym key -> long-form key.
+    definitions: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for ex in extractions:
+        for m in ex.mentions:
+            acro = acronym_of(m, texts.get(ex.paper_id, ""))
+            if acro:
+                definitions[(m.type, normalize(acro))][normalize(m.text)] += 1
+    acronym_to_long = {key: c.most_common(1)[0][0] for key, c in definitions.items()}
+
+    def key_of(m: Mention) -> str:
+        k = normalize(m.text)
+        return acronym_to_long.get((m.type, k), k)
+
+    # Pass 2: group surface forms under their key.
+    surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    mention_entity: dict[str, list[str]] = {}
+    for ex in extractions:
+        ids = []
+        for m in ex.mentions:
+            eid = f"{m.type}:{key_of(m)}"
+            surfaces[eid][m.text.strip()] += 1
+            ids.append(eid)
+        mention_entity[ex.paper_id] = ids
+
+    entities: dict[str, Entity] = {}
+    for eid, forms in surfaces.items():
+        etype = eid.split(":", 1)[0]
+        # Display the long form when an acronym was merged into it, else the commonest form.
+        ranked = sorted(forms, key=lambda s: (-(" " in s and eid.endswith(normalize(s))), -forms[s], s))
+        entities[eid] = Entity(id=eid, type=etype, name=ranked[0], aliases=sorted(forms))
+    merged = sum(len(e.aliases) for e in entities.values())
+    return Resolution(entities=entities, mention_entity=mention_entity, mentions_merged=merged)

@@ -1,0 +1,79 @@
+"""The graph schema: labels, relationship types and typed properties.
+
+One source of truth for NetworkX (node attribute ``label``, edge attribute
+``type``), the embedded LadybugDB store and every Neo4j export route.
+docs/schema.md describes the same schema for people; keep them in step
+(tests/test_schema.py checks that the doc names every property listed here).
+
+Property types use the embedded store's names; ``[]`` marks a homogeneous
+list, which Neo4j stores natively as well.
+"""
+from __future__ import annotations
+
+from kg.records import ENTITY_TYPES
+
+PAPER = "Paper"
+
+# Relationship type from a paper to an entity of each type.
+MENTION_REL: dict[str, str] = {
+    "Method": "USES",
+    "Task": "ADDRESSES",
+    "Dataset": "EVALUATES_ON",
+    "Metric": "MEASURES",
+}
+RELATED_REL = "RELATED_TO"
+
+PAPER_PROPERTIES: dict[str, str] = {
+    "id": "STRING",
+    "title": "STRING",
+    "abstract": "STRING",  # raw text as given
+    "text": "STRING",  # cleaned text; mention spans index this
+    "source": "STRING",
+    "authors": "STRING[]",
+    "year": "INT64",
+    "venue": "STRING",
+    "url": "STRING",
+    "keywords": "STRING[]",
+    "key_concepts": "STRING[]",  # KeyBERT key phrases, most salient first
+}
+
+ENTITY_PROPERTIES: dict[str, str] = {
+    "id": "STRING",  # "<Type>:<canonical key>"
+    "name": "STRING",
+    "type": "STRING",  # the label again, as a property queries can return
+    "aliases": "STRING[]",
+    "papers": "INT64",  # number of papers that mention it
+    "mentions": "INT64",  # number of mentions over the corpus
+}
+
+MENTION_PROPERTIES: dict[str, str] = {
+    "mentions": "INT64",  # mentions of the entity in this paper
+    "score": "DOUBLE",  # best extraction confidence, 0..1
+    "surface": "STRING[]",  # distinct surface forms, as written
+    "span_starts": "INT64[]",  # character offsets into Paper.text
+    "span_ends": "INT64[]",
+    "sentences": "STRING[]",  # the sentence of each span, same order
+}
+
+RELATED_PROPERTIES: dict[str, str] = {
+    "score": "DOUBLE",
+    "rank": "INT64",  # 1 = most related
+    "shared": "STRING[]",  # names of the shared concepts, most informative first
+}
+
+NODE_LABELS: tuple[str, ...] = (PAPER, *ENTITY_TYPES)
+
+
+def node_properties(label: str) -> dict[str, str]:
+    return PAPER_PROPERTIES if label == PAPER else ENTITY_PROPERTIES
+
+
+def relationship_types() -> list[tuple[str, str, str]]:
+    """(type, from label, to label) for every relationship type."""
+    rels = [(MENTION_REL[t], PAPER, t) for t in ENTITY_TYPES]
+    rels.append((RELATED_REL, PAPER, PAPER))
+    return rels
+
+
+def relationship_properties(rel_type: str) -> dict[str, str]:
+    return RELATED_PROPERTIES if rel_type == RELATED_REL else MENTION_PROPERTIES
