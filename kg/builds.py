@@ -54,10 +54,21 @@ def open_build(path: Path | str | None = None, exports: Path = DEFAULT_EXPORTS) 
     """The build at ``path``, or the most recent build under ``exports``."""
     if path is not None:
         path = Path(path)
+        _recover(path)
         if not is_build(path):
             raise KgError(f"{path}: not a kg build directory (run `kg build CORPUS --out {path}`)")
         return Build(path)
+    if exports.is_dir():
+        for old in exports.glob(".*.old"):
+            _recover(old.with_name(old.name[1:-4]))
     candidates = [p for p in exports.iterdir() if p.is_dir() and is_build(p)] if exports.is_dir() else []
     if not candidates:
         raise KgError(f"no build found under {exports}/ (run `kg build CORPUS` first, or pass --db BUILD_DIR)")
     return Build(max(candidates, key=lambda p: (p / MANIFEST).stat().st_mtime))
+
+
+def _recover(path: Path) -> None:
+    """Put back the previous build if a swap was cut between its two renames."""
+    old = path.with_name(f".{path.name}.old")
+    if not path.exists() and is_build(old):
+        old.rename(path)

@@ -1,2 +1,63 @@
-"""kg build: commands registered on kg.cli.app.app."""
-from kg.cli.app import app  # noqa: F401
+"""kg build: run every stage on a corpus and write the build directory."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kg.cache import DEFAULT_CACHE_DIR
+from kg.cli.app import app
+from kg.pipeline import BuildOptions, BuildResult, build
+
+
+@app.command("build")
+def build_command(
+    corpus: Annotated[Path, typer.Argument(help="Abstracts: .txt (one per paragraph), .jsonl/.json, .csv, or SciERC JSON Lines.",
+                                           show_default=False)],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Build directory (default: exports/<corpus name>).",
+                                             show_default=False)] = None,
+    keybert: Annotated[bool, typer.Option("--keybert/--no-keybert", help="Rank key concepts with KeyBERT.")] = True,
+    related_k: Annotated[int, typer.Option("--related-k", min=0, help="RELATED_TO links stored per paper (0: none).")] = 5,
+    views: Annotated[bool, typer.Option("--views/--no-views", help="Write the interactive HTML views.")] = True,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Processes for extraction.")] = 1,
+    cache: Annotated[Path | None, typer.Option("--cache", help="Extraction cache folder (default: $KG_CACHE_DIR or .kg-cache).",
+                                               show_default=False)] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Extract everything afresh; read and write no cache.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; summary only.")] = False,
+) -> None:
+    """Build the knowledge graph of CORPUS.
+
+    \b
+    Example:
+      kg build seeds/iclr2025_abstracts.txt
+      kg build papers.csv --out exports/my_list --workers 2
+    """
+    cache_dir = None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR", DEFAULT_CACHE_DIR)))
+    options = BuildOptions(out=out, use_keybert=keybert, related_k=related_k, views=views, workers=workers,
+                           cache_dir=cache_dir, progress=not quiet)
+    result = build(corpus, options)
+    for w in result.corpus.warnings:
+        typer.echo(f"kg: warning: {w}", err=True)
+    typer.echo(summary(result))
+
+
+def summary(result: BuildResult) -> str:
+    ents = result.entity_counts
+    rels = result.relationship_counts
+    c = result.corpus
+    lines = [
+        f"Built {result.path}/ in {result.seconds:.1f}s",
+        f"  papers        {len(c.papers)}" + (f"  ({c.skipped} skipped, {c.merged} duplicates merged)" if c.skipped or c.merged else ""),
+        "  entities      " + ", ".join(f"{n} {t}" for t, n in ents.items()),
+        "  relationships " + ", ".join(f"{n} {t}" for t, n in rels.items()),
+        f"  resolution    {result.resolution.summary}",
+        f"  extracted     {result.extracted} papers ({len(c.papers) - result.extracted} from cache)",
+        "Next:",
+        f"  kg query queries/top_methods.cypher --db {result.path}",
+        f"  kg related \"{c.papers[0].title}\" --db {result.path}",
+    ]
+    if (result.path / "index.html").exists():
+        lines.append(f"  open {result.path / 'index.html'}   (interactive graph, works offline)")
+    return "\n".join(lines)

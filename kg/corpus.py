@@ -1,0 +1,278 @@
+"""Read a corpus of abstracts into ``Paper`` records.
+
+Formats, chosen by content rather than trusted file extensions:
+
+* plain text: an optional header line, then one abstract per blank-line-separated
+  paragraph (the seed list's format);
+* JSON Lines or a JSON array of objects with ``abstract`` (or ``text``) and optional
+  ``id``, ``title``, ``authors``, ``year``, ``venue``, ``url``, ``keywords``;
+* SciERC JSON Lines (objects with ``sentences``; ids are the ``doc_key``);
+* CSV with an ``abstract`` column and the same optional columns.
+
+Problems with the whole file raise ``KgError`` naming the file (and line);
+problems with one record become warnings and the record is skipped, so a
+report of ``read + skipped`` always adds up to the records in the file.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kg.errors import KgError
+from kg.latex import clean_latex
+from kg.records import Paper
+from kg.scierc import parse_scierc
+from kg.titles import derive_title
+
+MAX_WORDS = 20_000  # longer abstracts are truncated (with a warning): nothing real is this long
+_HEADER_MAX_WORDS = 20
+_FIELDS = ("id", "title", "authors", "year", "venue", "url", "keywords")
+_ENGLISH_HINTS = frozenset(
+    "the of and to in a is that for we on with as by are this an be from our which it these".split()
+)
+
+
+@dataclass
+class Corpus:
+    """The papers of one input file, and what was said about it while reading."""
+
+    name: str
+    path: Path
+    papers: list[Paper] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # "file:line: message"
+    skipped: int = 0  # records not turned into papers (each has a warning)
+    merged: int = 0  # duplicate abstracts merged into an earlier paper
+
+
+def read_corpus(path: str | Path) -> Corpus:
+    """Read ``path`` into a Corpus; raises KgError when nothing usable is in it."""
+    path = Path(path)
+    if not path.exists():
+        raise KgError(f"{path}: no such file")
+    if path.is_dir():
+        raise KgError(f"{path}: is a directory, expected a corpus file (.txt, .jsonl, .json or .csv)")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise KgError(f"{path}:{line}: not UTF-8 text (undecodable byte at offset {exc.start})") from None
+    if not text.strip():
+        raise KgError(f"{path}: file is empty")
+
+    corpus = Corpus(name=_corpus_name(path), path=path)
+    records = _records(path, text)
+    seen: dict[str, str] = {}  # normalized abstract -> paper id
+    ids: set[str] = set()
+    for line, rec in records:
+        where = f"{path}:{line}"
+        paper = _paper(rec, where, corpus)
+        if paper is None:
+            corpus.skipped += 1
+            continue
+        key = _normalized(paper.text)
+        if key in seen:
+            corpus.warnings.append(f"{where}: duplicate of paper {seen[key]}; merged")
+            corpus.merged += 1
+            continue
+        if paper.id in ids:
+            corpus.warnings.append(f"{where}: id {paper.id!r} used twice; skipped")
+            corpus.skipped += 1
+            continue
+        seen[key] = paper.id
+        ids.add(paper.id)
+        corpus.papers.append(paper)
+    if not corpus.papers:
+        why = f" ({corpus.warnings[-1].split(': ', 1)[1]})" if corpus.warnings else ""
+        raise KgError(f"{path}: no abstracts found{why}")
+    return corpus
+
+
+def _corpus_name(path: Path) -> str:
+    name = re.sub(r"[^\w.-]+", "_", path.stem).strip("._")
+    return name or "corpus"
+
+
+def _normalized(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+
+
+def paper_id(text: str) -> str:
+    """A stable short id for an abstract: a hash of its normalized text."""
+    return "p" + hashlib.sha1(_normalized(text).encode("utf-8")).hexdigest()[:10]
+
+
+# --- records ---------------------------------------------------------------------------------
+
+def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
+    """(line number, record dict) for each record, by the file's content."""
+    stripped = text.lstrip()
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return _csv_records(path, text)
+    if stripped.startswith("["):
+        return _json_array_records(path, text)
+    if stripped.startswith("{"):
+        return _jsonl_records(path, text)
+    return _text_records(text)
+
+
+def _text_records(text: str) -> Iterator[tuple[int, dict]]:
+    paragraphs: list[tuple[int, list[str]]] = []
+    current: list[str] = []
+    start = 1
+    for i, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            if not current:
+                start = i
+            current.append(line.strip())
+        elif current:
+            paragraphs.append((start, current))
+            current = []
+    if current:
+        paragraphs.append((start, current))
+    # A first paragraph of one short line without a full stop is the list's header.
+    if len(paragraphs) > 1:
+        first = paragraphs[0][1]
+        if len(first) == 1 and len(first[0].split()) <= _HEADER_MAX_WORDS and not first[0].endswith("."):
+            paragraphs = paragraphs[1:]
+    for start, lines in paragraphs:
+        yield start, {"abstract": " ".join(lines)}
+
+
+def _jsonl_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise KgError(f"{path}:{i}: malformed JSON line ({exc.msg} at column {exc.colno})") from None
+        yield i, obj
+
+
+def _json_array_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, list):
+        raise KgError(f"{path}: expected a JSON array of objects")
+    # The array's items have no line numbers of their own; report the item index (1-based).
+    for i, obj in enumerate(data, 1):
+        yield i, obj
+
+
+def _csv_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
+    csv.field_size_limit(2**31 - 1)  # long abstracts are data, not an attack on the reader
+    reader = csv.DictReader(text.splitlines(keepends=True))
+    columns = [c.strip().lower() for c in (reader.fieldnames or [])]
+    if "abstract" not in columns and "text" not in columns:
+        raise KgError(f"{path}:1: CSV has no 'abstract' column (columns: {', '.join(columns) or 'none'})")
+    try:
+        for row in reader:
+            yield reader.line_num, {(k or "").strip().lower(): v for k, v in row.items()}
+    except csv.Error as exc:
+        raise KgError(f"{path}:{reader.line_num}: malformed CSV ({exc})") from None
+
+
+# --- papers ----------------------------------------------------------------------------------
+
+def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
+    warn = corpus.warnings.append
+    if not isinstance(rec, dict):
+        warn(f"{where}: expected an object with an 'abstract', got {type(rec).__name__}; skipped")
+        return None
+    if "sentences" in rec and "abstract" not in rec:
+        return _scierc_paper(rec, where, warn)
+    abstract = rec.get("abstract", rec.get("text"))
+    if not isinstance(abstract, str):
+        what = "no 'abstract' field" if abstract is None else f"'abstract' is {type(abstract).__name__}, not text"
+        warn(f"{where}: {what}; skipped")
+        return None
+    abstract = abstract.strip()
+    if not abstract:
+        warn(f"{where}: empty abstract; skipped")
+        return None
+    words = abstract.split()
+    if len(words) > MAX_WORDS:
+        warn(f"{where}: abstract has {len(words):,} words; truncated to the first {MAX_WORDS:,}")
+        abstract = " ".join(words[:MAX_WORDS])
+    text = clean_latex(abstract)
+    if not _looks_english(text):
+        warn(f"{where}: abstract does not look like English; extraction may find little")
+    given_id = _text_field(rec.get("id"))
+    title = _text_field(rec.get("title")) or derive_title(text)
+    return Paper(
+        id=given_id or paper_id(text),
+        title=title,
+        abstract=abstract,
+        text=text,
+        source=where,
+        authors=_list_field(rec.get("authors")),
+        year=_year(rec.get("year")),
+        venue=_text_field(rec.get("venue")),
+        url=_text_field(rec.get("url")),
+        keywords=_list_field(rec.get("keywords")),
+    )
+
+
+def _scierc_paper(rec: dict, where: str, warn) -> Paper | None:
+    try:
+        doc = parse_scierc(rec, where)
+    except (KeyError, TypeError, ValueError) as exc:
+        warn(f"{where}: malformed SciERC record ({exc}); skipped")
+        return None
+    if not doc.text.strip():
+        warn(f"{where}: empty abstract; skipped")
+        return None
+    return Paper(
+        id=doc.doc_key, title=derive_title(doc.text), abstract=doc.text, text=doc.text, source=where,
+        venue=_scierc_venue(doc.doc_key),
+    )
+
+
+def _scierc_venue(doc_key: str) -> str:
+    prefix = doc_key.split("_", 1)[0]
+    return prefix if prefix.isalpha() and prefix.isupper() else "ACL"
+
+
+def _text_field(v: object) -> str | None:
+    if v is None or isinstance(v, (dict, list)):
+        return None
+    s = str(v).strip()
+    return s or None
+
+
+def _list_field(v: object) -> tuple[str, ...]:
+    if v is None:
+        return ()
+    if isinstance(v, str):
+        parts = re.split(r"\s*[;|]\s*" if (";" in v or "|" in v) else r"\s*,\s*", v)
+    elif isinstance(v, list):
+        parts = [str(x) for x in v if isinstance(x, (str, int, float))]
+    else:
+        return ()
+    return tuple(p.strip() for p in parts if p.strip())
+
+
+def _year(v: object) -> int | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    m = re.fullmatch(r"\s*(\d{4})(?:\.0)?\s*", str(v)) if v is not None else None
+    return int(m.group(1)) if m else None
+
+
+def _looks_english(text: str) -> bool:
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    if len(words) < 8:
+        return True  # too short to judge
+    return sum(w in _ENGLISH_HINTS for w in words) / len(words) >= 0.05

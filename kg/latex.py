@@ -1,0 +1,38 @@
+"""Clean LaTeX and HTML markup out of an abstract so extraction sees plain prose.
+
+The raw abstract is kept on the Paper; only the cleaned text is read by the
+extractor (and mention spans index it).
+"""
+from __future__ import annotations
+
+import html
+import re
+
+_STYLE = re.compile(
+    r"\\(?:textbf|textit|textrm|texttt|textsc|textsf|emph|underline|text|mathrm|mathbf|mathit|"
+    r"mathcal|mathbb|mathsf|operatorname|boldsymbol|bm)\s*\{([^{}]*)\}"
+)
+_DROP = re.compile(r"\\(?:citep?|citet|citeauthor|cite|ref|eqref|label|footnote|url|href)\*?\s*(?:\[[^\]]*\])?\{[^{}]*\}")
+_ESCAPED = {r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", r"\{": "{", r"\}": "}"}
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+
+
+def clean_latex(text: str) -> str:
+    """Plain text for extraction: markup removed, words rejoined, white space collapsed."""
+    text = _DROP.sub("", text)
+    for _ in range(4):  # nested styles, innermost first
+        new = _STYLE.sub(r"\1", text)
+        if new == text:
+            break
+        text = new
+    for k, v in _ESCAPED.items():
+        text = text.replace(k, v)
+    text = re.sub(r"\$([^$]*)\$", r"\1", text)  # inline math keeps its symbols
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)  # \alpha -> alpha
+    text = text.replace("\\ ", " ").replace("~", " ").replace("---", "—").replace("``", '"').replace("''", '"')
+    text = re.sub(r"\\(?=\W)", "", text)
+    text = re.sub(r"(?<!\w)\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\{([^{}]*)\}", r"\1", text)
+    text = _TAG.sub(" ", text)
+    text = html.unescape(text)
+    return re.sub(r"\s+", " ", text).strip()

@@ -1,0 +1,156 @@
+"""`kg build` as a library call: corpus -> extraction -> graph -> stores and views.
+
+Everything is written into a fresh sibling folder first and swapped in only
+when complete, so an interrupted or failed build leaves the previous build
+as it was.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import networkx as nx
+
+from kg import __version__, builds, schema
+from kg.corpus import Corpus, read_corpus
+from kg.graph import build_graph
+from kg.graphio import write_graphml, write_json
+from kg.records import ENTITY_TYPES, Extraction
+from kg.resolve import Resolution, resolve
+from kg.store import write_store
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    out: Path | None = None  # default: exports/<corpus name>
+    use_keybert: bool = True
+    related_k: int = 5  # RELATED_TO edges stored per paper
+    views: bool = True
+    workers: int = 1
+    cache_dir: Path | None = None  # extraction cache; None disables it
+    progress: bool = False
+
+
+@dataclass
+class BuildResult:
+    path: Path
+    corpus: Corpus
+    graph: nx.DiGraph
+    resolution: Resolution
+    seconds: float
+    extracted: int = 0  # papers run through the extractor (the rest came from the cache)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def entity_counts(self) -> dict[str, int]:
+        c = Counter(d["label"] for _, d in self.graph.nodes(data=True))
+        return {t: c.get(t, 0) for t in ENTITY_TYPES}
+
+    @property
+    def relationship_counts(self) -> dict[str, int]:
+        c = Counter(d["type"] for _, _, d in self.graph.edges(data=True))
+        return {rel: c.get(rel, 0) for rel, _, _ in schema.relationship_types()}
+
+
+def extract_corpus(corpus: Corpus, options: BuildOptions) -> tuple[list[Extraction], int]:
+    """Extractions for every paper, from the cache where the extractor's version matches."""
+    from kg.cache import ExtractionCache
+    from kg.extract import Extractor
+
+    extractor = Extractor(use_keybert=options.use_keybert, workers=options.workers)
+    cache = ExtractionCache(options.cache_dir, extractor.version) if options.cache_dir else None
+    found = cache.get_many(corpus.papers) if cache else {}
+    todo = [p for p in corpus.papers if p.id not in found]
+    if todo:
+        fresh = list(extractor.extract(todo, progress=options.progress))
+        if cache:
+            cache.put_many(todo, fresh)
+        found.update((ex.paper_id, ex) for ex in fresh)
+    return [found[p.id] for p in corpus.papers], len(todo)
+
+
+def build(
+    corpus_path: Path | str,
+    options: BuildOptions = BuildOptions(),
+    extract: Callable[[Corpus, BuildOptions], tuple[list[Extraction], int]] = extract_corpus,
+) -> BuildResult:
+    """Build the graph of a corpus and write it to ``options.out`` (atomically)."""
+    t0 = time.perf_counter()
+    timings: dict[str, float] = {}
+    corpus = read_corpus(corpus_path)
+    out = Path(options.out) if options.out else builds.DEFAULT_EXPORTS / corpus.name
+    timings["read"] = time.perf_counter() - t0
+
+    t = time.perf_counter()
+    extractions, extracted = extract(corpus, options)
+    timings["extract"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    resolution = resolve(corpus.papers, extractions)
+    g = build_graph(corpus.papers, extractions, resolution)
+    if options.related_k > 0:
+        from kg.related import add_related_edges
+
+        add_related_edges(g, k=options.related_k)
+    timings["graph"] = time.perf_counter() - t
+
+    result = BuildResult(
+        path=out, corpus=corpus, graph=g, resolution=resolution, seconds=0.0, extracted=extracted, timings=timings
+    )
+    t = time.perf_counter()
+    write_build(result, options)
+    timings["write"] = time.perf_counter() - t
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def write_build(result: BuildResult, options: BuildOptions) -> None:
+    out = result.path
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        write_json(result.graph, tmp / builds.GRAPH_JSON)
+        write_graphml(result.graph, tmp / builds.GRAPH_ML)
+        write_store(result.graph, tmp / builds.STORE)
+        if options.views:
+            from kg.view import write_views
+
+            write_views(result.graph, tmp)
+        manifest = {
+            "kg_version": __version__,
+            "name": result.corpus.name,
+            "corpus": str(result.corpus.path),
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "papers": len(result.corpus.papers),
+            "skipped": result.corpus.skipped,
+            "merged_duplicates": result.corpus.merged,
+            "entities": result.entity_counts,
+            "relationships": result.relationship_counts,
+            "resolution": result.resolution.summary,
+            "warnings": result.corpus.warnings,
+        }
+        # The manifest is written last: a folder without one is never taken for a build.
+        (tmp / builds.MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
+        swap_in(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def swap_in(new: Path, out: Path) -> None:
+    """Replace ``out`` by ``new``; at every instant one complete build is on disk."""
+    old = out.with_name(f".{out.name}.old")
+    if old.exists():
+        shutil.rmtree(old)
+    if out.exists():
+        os.replace(out, old)
+    os.replace(new, out)
+    shutil.rmtree(old, ignore_errors=True)

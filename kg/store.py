@@ -1,0 +1,140 @@
+"""The embedded Cypher store: the graph loaded into LadybugDB, queried with no server.
+
+Tables follow kg.schema exactly: one node table per label, keyed by ``id``,
+and one relationship table per relationship type. Loading uses the engine's
+bulk ``COPY ... FROM (UNWIND $rows ...)`` path: parameters carry the values,
+so no text from the corpus is ever spliced into a statement.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import ladybug
+import networkx as nx
+
+from kg import schema
+from kg.errors import KgError
+
+_BATCH = 50_000  # rows per COPY statement: bounds the parameter list held in memory
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    columns: list[str]
+    rows: list[list[Any]]
+
+
+class Store:
+    """A LadybugDB database of one build; open read-only unless writing it."""
+
+    def __init__(self, path: Path | str, read_only: bool = True):
+        self.path = Path(path)
+        if read_only and not self.path.exists():
+            raise KgError(f"{self.path}: no embedded store here (rebuild with `kg build`)")
+        try:
+            self._db = ladybug.Database(str(self.path), read_only=read_only)
+            self._conn = ladybug.Connection(self._db)
+        except RuntimeError as exc:
+            raise KgError(_engine_message(self.path, exc)) from None
+
+    def query(self, cypher: str, params: dict[str, Any] | None = None) -> QueryResult:
+        """Run one Cypher statement; the engine's own message on any error."""
+        try:
+            result = self._conn.execute(cypher, params or {})
+        except RuntimeError as exc:
+            raise KgError(_engine_message(self.path, exc)) from None
+        if isinstance(result, list):  # several statements: the last one answers
+            result = result[-1]
+        columns = result.get_column_names()
+        rows = []
+        while result.has_next():
+            rows.append([plain(v) for v in result.get_next()])
+        return QueryResult(columns=columns, rows=rows)
+
+    def execute(self, cypher: str, params: dict[str, Any] | None = None) -> None:
+        self.query(cypher, params)
+
+    def close(self) -> None:
+        self._conn.close()
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def plain(value: Any) -> Any:
+    """Engine values as plain data: nodes and relationships become their property maps."""
+    if isinstance(value, dict):
+        if "_label" in value:
+            props = {k: plain(v) for k, v in value.items() if not k.startswith("_") and v is not None}
+            return {"_label": value["_label"], **props}
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def write_store(g: nx.DiGraph, path: Path | str) -> None:
+    """Create a new store at ``path`` (which must not exist) holding graph ``g``."""
+    path = Path(path)
+    if path.exists():
+        raise KgError(f"{path}: already exists; kg writes a new store and swaps it in")
+    store = Store(path, read_only=False)
+    try:
+        for label in schema.NODE_LABELS:
+            props = schema.node_properties(label)
+            cols = ", ".join(f"{name} {typ}" for name, typ in props.items())
+            store.execute(f"CREATE NODE TABLE {label}({cols}, PRIMARY KEY(id))")
+        for rel, src, dst in schema.relationship_types():
+            props = schema.relationship_properties(rel)
+            cols = "".join(f", {name} {typ}" for name, typ in props.items())
+            store.execute(f"CREATE REL TABLE {rel}(FROM {src} TO {dst}{cols})")
+
+        for label in schema.NODE_LABELS:
+            props = list(schema.node_properties(label))
+            rows = (
+                {"id": n, **{p: d.get(p) for p in props if p != "id"}}
+                for n, d in g.nodes(data=True)
+                if d["label"] == label
+            )
+            _copy(store, label, props, rows)
+        for rel, _, _ in schema.relationship_types():
+            props = list(schema.relationship_properties(rel))
+            rows = (
+                {"_from": u, "_to": v, **{p: d.get(p) for p in props}}
+                for u, v, d in g.edges(data=True)
+                if d["type"] == rel
+            )
+            _copy(store, rel, ["_from", "_to", *props], rows)
+    finally:
+        store.close()
+
+
+def _copy(store: Store, table: str, columns: list[str], rows: Iterable[dict]) -> None:
+    ret = ", ".join(f"r.{c}" for c in columns)
+    for batch in _batches(rows, _BATCH):
+        store.execute(f"COPY {table} FROM (UNWIND $rows AS r RETURN {ret})", {"rows": batch})
+
+
+def _batches(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
+    batch: list[dict] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _engine_message(path: Path, exc: RuntimeError) -> str:
+    msg = " ".join(str(exc).split())
+    if "lock" in msg.lower():
+        return f"{path}: the store is busy (another kg process is writing it); try again when it finishes"
+    return msg

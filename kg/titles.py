@@ -1,0 +1,36 @@
+"""Derive a display title for an abstract that came without one."""
+from __future__ import annotations
+
+import re
+
+_INTRO = re.compile(r"\b(?:we|this paper|this work)\s+(?:propose|introduce|present|develop|design|call|name|dub)s?\b",
+                    re.IGNORECASE)
+# A name right after the verb: has a capital after its first letter or a digit, and ends at , : ( or "which".
+_NAME = re.compile(r"\s+(?:the\s+)?([A-Za-z][\w\-+.]*?(?:[A-Z0-9][\w\-+.]*?)?)(?=\s*[,:(]|\s+(?:which|that)\b)")
+_ACRONYM = re.compile(r"\(([A-Z][A-Za-z0-9\-]*[A-Z0-9][A-Za-z0-9\-]*)s?\)")
+_MAX_WORDS = 12
+
+
+def derive_title(text: str) -> str:
+    """The named contribution ("LOL", "ThinK") if the abstract names one, else its first clause."""
+    for intro in _INTRO.finditer(text):
+        name = _NAME.match(text, intro.end())
+        if name and _is_name(name.group(1)):
+            return name.group(1).rstrip(".")
+        window = text[intro.end(): intro.end() + 160]
+        acro = _ACRONYM.search(window)
+        if acro and "." not in window[: acro.start()]:
+            return acro.group(1)
+    return first_clause(text)
+
+
+def _is_name(word: str) -> bool:
+    # "ThinK", "InterpGN", "Layout-Your-3D", "Atomas": not a common lower-case word.
+    return word[:1].isupper() and word.lower() not in {"a", "an", "the", "this", "it", "we"}
+
+
+def first_clause(text: str) -> str:
+    sentence = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
+    clause = re.split(r"[,;:]\s", sentence, maxsplit=1)[0].rstrip(".")
+    words = clause.split()
+    return " ".join(words[:_MAX_WORDS]) + ("…" if len(words) > _MAX_WORDS else "")
