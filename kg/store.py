@@ -71,9 +71,10 @@ class Store:
 def plain(value: Any) -> Any:
     """Engine values as plain data: nodes and relationships become their property maps."""
     if isinstance(value, dict):
-        if "_label" in value:
+        label = value.get("_LABEL", value.get("_label"))
+        if label is not None:  # a node or relationship: its label and properties, no engine ids
             props = {k: plain(v) for k, v in value.items() if not k.startswith("_") and v is not None}
-            return {"_label": value["_label"], **props}
+            return {"_label": label, **props}
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [plain(v) for v in value]

@@ -1,7 +1,6 @@
 """kg query: run Cypher on a build's embedded store."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -9,7 +8,7 @@ import typer
 from kg.cli.app import app
 from kg.cli.common import DbOption, Format, build_from, render
 from kg.errors import KgError
-from kg.querying import parse_params, read_query
+from kg.querying import parse_params, query_params, read_query
 from kg.store import Store
 
 
@@ -31,6 +30,10 @@ def query_command(
     """
     text = read_query(query)
     params = parse_params(param or [])
+    missing = {n: doc for n, doc in query_params(text).items() if n not in params}
+    if missing:
+        name, doc = next(iter(missing.items()))
+        raise KgError(f"{query}: needs --param {name}=VALUE ({doc})")
     b = build_from(db)
     with Store(b.store_path) as store:
         result = store.query(text, params)
