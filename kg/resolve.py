@@ -24,12 +24,14 @@ from kg.records import Entity, Extraction, Mention, Paper
 _DETERMINERS = {"a", "an", "the", "this", "these", "that", "those", "our", "its", "their"}
 # Words ending in "s" whose singular is themselves.
 _KEEP_S = ("ss", "us", "is", "ys", "ics", "ous", "sis", "xis")
+# Nouns ending in "s" that are the same in the singular, and plurals no suffix rule gets.
+_INVARIANT = frozenset("series species bias gas news means lens canvas atlas physics".split())
 _ACRONYM_DEF = re.compile(r"\s*\(\s*([A-Za-z][\w.\-]*[A-Z][\w.\-]*?)s?\s*\)")
 
 
 def singular(word: str) -> str:
     """The singular of a plural noun, by suffix rules (no lexicon, so predictable)."""
-    if len(word) <= 3 or not word.endswith("s") or word.endswith(_KEEP_S):
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(_KEEP_S) or word.lower() in _INVARIANT:
         return word
     if word.isupper() or (word[:-1].isupper() and len(word) > 2):
         return word[:-1]  # "LLMs" / "GANS" style acronym plurals
@@ -61,10 +63,9 @@ def acronym_of(mention: Mention, paper_text: str) -> str | None:
     # The acronym's letters must come from the long form, in order.
     letters = [c.lower() for c in acro if c.isalpha()]
     long_form = mention.text.lower()
+    if not letters or not long_form.startswith(letters[0]):
+        return None
     pos = 0
-    for c in letters[:1]:
-        if not long_form.startswith(c):
-            return None
     for c in letters:
         pos = long_form.find(c, pos)
         if pos < 0:

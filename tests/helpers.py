@@ -1,0 +1,36 @@
+"""Hand-made papers and extractions, so graph, store and CLI tests need no models."""
+from __future__ import annotations
+
+import re
+
+from kg.records import Extraction, Mention, Paper
+
+
+def paper(pid: str, text: str, title: str | None = None) -> Paper:
+    return Paper(id=pid, title=title or pid, abstract=text, text=text, source=f"test:{pid}")
+
+
+def mention(p: Paper, surface: str, etype: str, nth: int = 0, score: float = 0.8) -> Mention:
+    starts = [m.start() for m in re.finditer(re.escape(surface), p.text)]
+    start = starts[nth]
+    return Mention(surface, etype, start, start + len(surface), p.text, score, "test")
+
+
+def extraction(p: Paper, *items: tuple[str, str], key_concepts=()) -> Extraction:
+    return Extraction(p.id, tuple(mention(p, s, t) for s, t in items), tuple(key_concepts))
+
+
+def small_corpus() -> tuple[list[Paper], list[Extraction]]:
+    """Three papers sharing a method (by acronym and long form), a task and a dataset."""
+    p1 = paper("p1", "We propose Policy Mirror Descent (PMD) for reinforcement learning on MinAtar.")
+    p2 = paper("p2", "PMD improves reinforcement learning; Natural Policy Gradient (NPG) is a special case.")
+    p3 = paper("p3", "Large Language Models (LLMs) are evaluated on MinAtar by accuracy.")
+    ex = [
+        extraction(p1, ("Policy Mirror Descent", "Method"), ("PMD", "Method"), ("reinforcement learning", "Task"),
+                   ("MinAtar", "Dataset"), key_concepts=[("policy mirror descent", 0.7)]),
+        extraction(p2, ("PMD", "Method"), ("reinforcement learning", "Task"), ("Natural Policy Gradient", "Method"),
+                   ("NPG", "Method")),
+        extraction(p3, ("Large Language Models", "Method"), ("LLMs", "Method"), ("MinAtar", "Dataset"),
+                   ("accuracy", "Metric")),
+    ]
+    return [p1, p2, p3], ex

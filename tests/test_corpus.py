@@ -1,0 +1,146 @@
+"""Reading corpora: every format a user brings, and a clear word on every bad one."""
+import json
+from pathlib import Path
+
+import pytest
+
+from kg.corpus import MAX_WORDS, paper_id, read_corpus
+from kg.errors import KgError
+from kg.latex import clean_latex
+from kg.titles import derive_title
+
+SEED = Path(__file__).parent.parent / "seeds" / "iclr2025_abstracts.txt"
+A1 = "We propose Latent Optimal Linear combinations (LOL) as a general method. It works well on images."
+A2 = "Policy Mirror Descent (PMD) is a popular framework in reinforcement learning with many algorithms."
+
+
+def write(tmp_path, name, content, mode="w"):
+    p = tmp_path / name
+    if mode == "wb":
+        p.write_bytes(content)
+    else:
+        p.write_text(content, encoding="utf-8")
+    return p
+
+
+def test_seed_list_has_19_papers_and_skips_its_header():
+    corpus = read_corpus(SEED)
+    assert len(corpus.papers) == 19
+    assert corpus.name == "iclr2025_abstracts"
+    assert not any("论文" in p.abstract for p in corpus.papers)
+    assert corpus.papers[0].title == "LOL"
+    assert [p.title for p in corpus.papers if p.title == "ThinK"] == ["ThinK"]
+
+
+def test_text_without_header_keeps_first_abstract(tmp_path):
+    corpus = read_corpus(write(tmp_path, "a.txt", f"{A1}\n\n{A2}\n"))
+    assert [p.abstract for p in corpus.papers] == [A1, A2]
+
+
+def test_ids_are_stable_hashes_of_normalized_text(tmp_path):
+    c1 = read_corpus(write(tmp_path, "a.txt", f"{A1}\n\n{A2}\n"))
+    c2 = read_corpus(write(tmp_path, "b.txt", f"{A2}\n\n{A1.upper()}\n"))
+    assert c1.papers[0].id == c2.papers[1].id == paper_id(A1)
+    assert c1.papers[0].id != c1.papers[1].id
+
+
+def test_jsonl_with_metadata(tmp_path):
+    rows = [
+        {"id": "x1", "title": "LOL paper", "abstract": A1, "authors": ["A. B", "C. D"], "year": "2025",
+         "venue": "ICLR", "url": "https://example.org/1", "keywords": "latent, diffusion"},
+        {"abstract": A2},
+    ]
+    corpus = read_corpus(write(tmp_path, "c.jsonl", "\n".join(json.dumps(r) for r in rows)))
+    p, q = corpus.papers
+    assert (p.id, p.title, p.authors, p.year, p.venue, p.keywords) == (
+        "x1", "LOL paper", ("A. B", "C. D"), 2025, "ICLR", ("latent", "diffusion"))
+    assert q.id == paper_id(A2) and q.title.startswith("Policy Mirror Descent")
+
+
+def test_json_array_and_csv(tmp_path):
+    arr = read_corpus(write(tmp_path, "c.json", json.dumps([{"abstract": A1}, {"abstract": A2}])))
+    assert len(arr.papers) == 2
+    csv_text = 'id,title,abstract\nq1,First,"' + A1 + '"\nq2,Second,"' + A2.replace("a", "a") + '"\n'
+    c = read_corpus(write(tmp_path, "c.csv", csv_text))
+    assert [(p.id, p.title) for p in c.papers] == [("q1", "First"), ("q2", "Second")]
+
+
+def test_scierc_jsonl_reads_as_natural_text(tmp_path):
+    doc = {"doc_key": "CVPR_2003_18_abs", "sentences": [["We", "use", "-LRB-", "SVMs", "-RRB-", "."]],
+           "ner": [[[3, 3, "Method"]]], "relations": [[]], "clusters": []}
+    c = read_corpus(write(tmp_path, "s.json", json.dumps(doc) + "\n"))
+    (p,) = c.papers
+    assert p.id == "CVPR_2003_18_abs" and p.venue == "CVPR"
+    assert p.text == "We use (SVMs)."
+
+
+def test_duplicates_are_merged_with_a_warning(tmp_path):
+    corpus = read_corpus(write(tmp_path, "d.txt", f"{A1}\n\n{A2}\n\n{A1}\n"))
+    assert len(corpus.papers) == 2 and corpus.merged == 1
+    assert any("d.txt:5" in w and "duplicate" in w for w in corpus.warnings)
+
+
+def test_latex_is_cleaned_and_raw_text_kept(tmp_path):
+    raw = r"The \textbf{i}nexact \textbf{s}tochastic point method ($k$ steps), as in \citet{smith20}, i.e.\ \emph{fast}."
+    corpus = read_corpus(write(tmp_path, "l.txt", raw + " " + A2))
+    (p,) = corpus.papers
+    assert p.abstract.startswith(raw)
+    assert p.text.startswith("The inexact stochastic point method (k steps), as in , i.e. fast.")
+
+
+def test_clean_latex_handles_html_and_escapes():
+    assert clean_latex("A <i>deep</i> net with 5\\% error &amp; more") == "A deep net with 5% error & more"
+
+
+def test_titles_name_the_contribution():
+    assert derive_title("In this paper we propose ThinK, a pruning method. It is good.") == "ThinK"
+    assert derive_title("We introduce Graph Kernel Networks (GKN) for molecules.") == "GKN"
+    assert derive_title("Deep nets are large, and slow. We study them.") == "Deep nets are large"
+
+
+@pytest.mark.parametrize(
+    "name,content,message",
+    [
+        ("empty.txt", "", "file is empty"),
+        ("blank.txt", "\n\n   \n", "file is empty"),
+        ("bad.jsonl", '{"abstract": "ok text here"}\n{"abstract": oops}\n', "bad.jsonl:2: malformed JSON line"),
+        ("nocol.csv", "id,title\n1,x\n", "nocol.csv:1: CSV has no 'abstract' column"),
+        ("noabs.jsonl", '{"title": "x"}\n{"title": "y"}\n', "no abstracts found"),
+        ("arr.json", '{"abstract": 3}\n', "no abstracts found"),
+    ],
+)
+def test_bad_files_raise_one_line_errors_naming_the_file(tmp_path, name, content, message):
+    with pytest.raises(KgError) as exc:
+        read_corpus(write(tmp_path, name, content))
+    text = str(exc.value)
+    assert message in text and name in text and "\n" not in text
+
+
+def test_missing_and_undecodable_files(tmp_path):
+    with pytest.raises(KgError, match="no such file"):
+        read_corpus(tmp_path / "nope.txt")
+    p = write(tmp_path, "latin.txt", b"good line\n\ncaf\xe9 au lait\n", mode="wb")
+    with pytest.raises(KgError, match=r"latin.txt:3: not UTF-8"):
+        read_corpus(p)
+
+
+def test_bad_records_are_skipped_with_warnings_and_counts_add_up(tmp_path):
+    lines = [json.dumps({"abstract": A1}), json.dumps({"abstract": ""}), json.dumps(["not", "an", "object"]),
+             json.dumps({"abstract": {"x": 1}}), json.dumps({"abstract": A2})]
+    corpus = read_corpus(write(tmp_path, "m.jsonl", "\n".join(lines)))
+    assert len(corpus.papers) == 2 and corpus.skipped == 3
+    assert len(corpus.warnings) == 3 and all(w.startswith(str(tmp_path / "m.jsonl")) for w in corpus.warnings)
+
+
+def test_huge_abstract_is_truncated_with_a_warning(tmp_path):
+    huge = " ".join(["word"] * 100_000) + " end."
+    corpus = read_corpus(write(tmp_path, "h.jsonl", json.dumps({"abstract": huge})))
+    assert len(corpus.papers[0].text.split()) == MAX_WORDS
+    assert any("h.jsonl:1" in w and "truncated" in w for w in corpus.warnings)
+
+
+def test_non_english_abstract_gets_a_warning(tmp_path):
+    de = "Wir stellen eine neue Methode vor, die große Sprachmodelle effizient macht und viele Aufgaben löst."
+    corpus = read_corpus(write(tmp_path, "de.txt", de))
+    assert len(corpus.papers) == 1
+    assert any("de.txt:1" in w and "English" in w for w in corpus.warnings)

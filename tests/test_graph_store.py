@@ -1,0 +1,78 @@
+"""The graph, its files and the embedded store hold the same typed data."""
+import json
+
+import pytest
+
+from kg import schema
+from kg.errors import KgError
+from kg.graph import build_graph
+from kg.graphio import read_json, write_graphml, write_json
+from kg.resolve import resolve
+from kg.store import Store, write_store
+from tests.helpers import small_corpus
+
+
+@pytest.fixture
+def graph():
+    papers, ex = small_corpus()
+    return build_graph(papers, ex, resolve(papers, ex))
+
+
+def test_papers_link_to_typed_entities_with_evidence(graph):
+    e = graph.edges["p1", "Method:policy mirror descent"]
+    assert e["type"] == "USES" and e["mentions"] == 2
+    assert e["surface"] == ["Policy Mirror Descent", "PMD"]
+    text = graph.nodes["p1"]["text"]
+    assert [text[s:t] for s, t in zip(e["span_starts"], e["span_ends"])] == e["surface"]
+    assert graph.edges["p3", "Dataset:minatar"]["type"] == "EVALUATES_ON"
+    assert graph.edges["p3", "Metric:accuracy"]["type"] == "MEASURES"
+    assert graph.nodes["Dataset:minatar"]["papers"] == 2
+    assert graph.nodes["p1"]["key_concepts"] == ["policy mirror descent"]
+
+
+def test_every_attribute_is_in_the_schema(graph):
+    for _, d in graph.nodes(data=True):
+        assert set(d) - {"label"} <= set(schema.node_properties(d["label"]))
+    for _, _, d in graph.edges(data=True):
+        assert set(d) - {"type"} <= set(schema.relationship_properties(d["type"]))
+
+
+def test_json_round_trip_and_graphml(graph, tmp_path):
+    write_json(graph, tmp_path / "g.json")
+    back = read_json(tmp_path / "g.json")
+    assert dict(back.nodes(data=True)) == dict(graph.nodes(data=True))
+    assert sorted(back.edges(data=True)) == sorted(graph.edges(data=True))
+    write_graphml(graph, tmp_path / "g.graphml")
+    import networkx as nx
+    gm = nx.read_graphml(tmp_path / "g.graphml")
+    assert gm.number_of_nodes() == graph.number_of_nodes()
+    assert json.loads(gm.nodes["Method:policy mirror descent"]["aliases"]) == ["PMD", "Policy Mirror Descent"]
+
+
+def test_store_answers_cypher_with_the_graph_counts(graph, tmp_path):
+    write_store(graph, tmp_path / "store")
+    with Store(tmp_path / "store") as s:
+        n = s.query("MATCH (p:Paper) RETURN count(p) AS n").rows[0][0]
+        assert n == 3
+        rows = s.query(
+            "MATCH (p:Paper)-[r:USES]->(m:Method) RETURN m.name, count(p) AS n ORDER BY n DESC, m.name"
+        ).rows
+        assert rows[0] == ["Policy Mirror Descent", 2]
+        r = s.query("MATCH (p:Paper {id: $id})-[r:USES]->(m:Method {id: $m}) RETURN r.span_starts, r.surface",
+                    {"id": "p1", "m": "Method:policy mirror descent"}).rows
+        assert r == [[graph.edges["p1", "Method:policy mirror descent"]["span_starts"], ["Policy Mirror Descent", "PMD"]]]
+
+
+def test_store_errors_are_the_engines_one_line_message(graph, tmp_path):
+    write_store(graph, tmp_path / "store")
+    with Store(tmp_path / "store") as s, pytest.raises(KgError) as exc:
+        s.query("MATC (n) RETURN n")
+    assert "Parser exception" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_schema_doc_names_every_property():
+    from pathlib import Path
+    doc = (Path(__file__).parent.parent / "docs" / "schema.md").read_text()
+    names = set(schema.PAPER_PROPERTIES) | set(schema.ENTITY_PROPERTIES) | set(schema.MENTION_PROPERTIES) \
+        | set(schema.RELATED_PROPERTIES) | set(schema.MENTION_REL.values()) | {schema.RELATED_REL}
+    assert all(f"`{n}`" in doc for n in names), [n for n in names if f"`{n}`" not in doc]
