@@ -80,11 +80,13 @@ class Resolution:
 
     entities: dict[str, Entity]
     mention_entity: dict[str, list[str]]  # paper id -> entity id per mention, in order
-    mentions_merged: int  # distinct surface forms folded into fewer nodes
+    mentions: int  # mentions over the corpus
+    surface_forms: int  # distinct (type, surface form) pairs among them
 
     @property
     def summary(self) -> str:
-        return f"{self.mentions_merged} surface forms merged into {len(self.entities)} entities"
+        return (f"{self.mentions} mentions ({self.surface_forms} distinct surface forms) "
+                f"resolved to {len(self.entities)} entities")
 
 
 def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resolution:
@@ -122,5 +124,9 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
         # Display the long form when an acronym was merged into it, else the commonest form.
         ranked = sorted(forms, key=lambda s: (-(" " in s and eid.endswith(normalize(s))), -forms[s], s))
         entities[eid] = Entity(id=eid, type=etype, name=ranked[0], aliases=sorted(forms))
-    merged = sum(len(e.aliases) for e in entities.values())
-    return Resolution(entities=entities, mention_entity=mention_entity, mentions_merged=merged)
+    return Resolution(
+        entities=entities,
+        mention_entity=mention_entity,
+        mentions=sum(len(ids) for ids in mention_entity.values()),
+        surface_forms=sum(len(e.aliases) for e in entities.values()),
+    )
