@@ -1,2 +1,47 @@
-"""kg view: commands registered on kg.cli.app.app."""
-from kg.cli.app import app  # noqa: F401
+"""kg view: write the interactive HTML views of a build and print where they are."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kg.cli.app import app
+from kg.cli.common import DbOption, build_from
+from kg.errors import KgError
+from kg.related import find_paper
+from kg.view import NODE_BUDGET, find_concept, write_concept_view, write_paper_view, write_views
+
+
+@app.command("view")
+def view_command(
+    build_dir: Annotated[Path | None, typer.Argument(help="Build directory (default: the most recent build).",
+                                                     show_default=False)] = None,
+    db: DbOption = None,
+    paper: Annotated[str | None, typer.Option("--paper", help="Write this paper's page (id or title words).",
+                                              show_default=False)] = None,
+    concept: Annotated[str | None, typer.Option("--concept", help="Write this concept's page (name, alias or id).",
+                                                show_default=False)] = None,
+    budget: Annotated[int, typer.Option("--budget", min=10, help="Most nodes drawn in the overview.")] = NODE_BUDGET,
+) -> None:
+    """Write the HTML views (they work offline) and print the path of the page to open.
+
+    \b
+    Examples:
+      kg view                                  # overview + every paper and concept page
+      kg view --paper "Policy Mirror Descent"  # one paper: its concepts and related papers
+      kg view --concept "machine translation"  # one concept: papers using it, what co-occurs
+    """
+    if build_dir is not None and db is not None and build_dir != db:
+        raise KgError(f"two build directories given ({build_dir} and --db {db}); give one")
+    if paper and concept:
+        raise KgError("give --paper or --concept, not both")
+    b = build_from(build_dir or db)
+    g = b.graph()
+    if paper:
+        path = write_paper_view(g, b.path, find_paper(g, paper))
+    elif concept:
+        path = write_concept_view(g, b.path, find_concept(g, concept))
+    else:
+        path = write_views(g, b.path, budget=budget)
+    typer.echo(str(path.resolve()))

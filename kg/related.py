@@ -1,0 +1,295 @@
+"""Related papers: rank papers by the informative concepts they share.
+
+A paper's *concepts* come from the graph alone: the entities it mentions
+(Method, Task, Dataset, Metric) and the KeyBERT key phrases stored on its
+Paper node. Exact entity names are rarely shared between abstracts, so each
+phrase is also canonicalised into the concepts it implies (see ``_derive``):
+
+* its key: case, plural and determiner folded (``kg.resolve.normalize``);
+  every alias of the entity too, so an acronym used alone still matches;
+* broader concepts: the phrase without generic tail words and its suffixes
+  ("statistical machine translation system" -> "statistical machine
+  translation" -> "machine translation" -> "translation"), and both sides of
+  "X of/for Y" ("recognition of proper nouns" -> "recognition", "proper noun");
+* domain words: the content words that modify a head ("speech" in
+  "speech recognition"), which carry the research area.
+
+Each concept ``c`` of paper ``p`` gets a strength ``w(p, c)`` in (0, 1]:
+1 for the phrase itself, lower for what is derived from it, and the maximum
+over all the phrases that imply it. Rare concepts count more through the
+inverse document frequency ``idf(c) = ln((1 + N) / (1 + df(c))) + 1``
+(N papers, df(c) papers having c), and the score of two papers is the cosine
+of their concept vectors ``x(p, c) = w(p, c) * idf(c)``:
+
+    score(a, b) = sum_c x(a, c) x(b, c) / (|x(a)| |x(b)|)
+
+so each shared concept adds ``x(a, c) x(b, c) / (|x(a)| |x(b)|)``, the
+figure the explanation is sorted by, and papers with long concept lists do
+not become everyone's neighbour. Concepts found in one paper only, and words
+too generic to stand for a concept alone ("method", "model"), never count.
+Only papers with at least one shared concept are ever returned, so every
+neighbour comes with its reasons. docs/related.md has the benchmark.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from kg import schema
+from kg.errors import KgError
+from kg.graph import papers_of
+from kg.resolve import normalize, singular
+
+KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
+
+# Strength of each way a paper comes to have a concept.
+W_PHRASE = 1.0  # the entity / key phrase itself, or an alias of it
+W_BROADER = 0.7  # a broader concept implied by the phrase
+W_DOMAIN = 0.4  # a content word modifying the head
+W_KEY_CONCEPT = 0.8  # KeyBERT phrases are less certain than typed entities
+
+# Words that name no concept on their own: generic scientific nouns and
+# adjectives. They are still part of longer concepts ("language model").
+GENERIC = frozenset(
+    """
+    approach algorithm analysis application aspect based basis benchmark case component
+    content context contribution data datum different effective efficient evaluation
+    existing experiment experimental feature framework function general good high improved
+    information input kind large level low mechanism method methodology model module
+    multiple new novel number output paper performance present problem procedure process
+    proposed quality representation research result scheme set simple small standard
+    state step strategy structure study system task technique theory tool type use
+    various way work accuracy improvement measure score issue solution design domain
+    art one two three first second several other such well
+    """.split()
+)
+_STOP = frozenset(
+    """a an the of for in on with from to by using via and or as at into over under
+    between through than its their our this that these those is are be we""".split()
+)
+_SPLIT_PREP = re.compile(r"\s+(?:of|for|in|on|with|from|to|by|using|via|over|under)\s+")
+_WORD = re.compile(r"[\w][\w\-+.']*[\w+]|[\w]")
+
+
+@dataclass(frozen=True)
+class SharedConcept:
+    name: str
+    type: str  # Method, Task, Dataset, Metric, or "Concept" (KeyBERT only)
+    papers: int  # papers of the corpus that have the concept: the fewer, the rarer
+    entity: str | None = None  # id of the graph entity it names, if one does (for links)
+
+
+@dataclass(frozen=True)
+class RelatedPaper:
+    id: str
+    title: str
+    score: float
+    shared: tuple[SharedConcept, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "score": round(self.score, 4),
+            "shared": [{"name": s.name, "type": s.type, "papers": s.papers} for s in self.shared],
+        }
+
+
+def _words(text: str) -> list[str]:
+    return [singular(w) for w in _WORD.findall(normalize(text))]
+
+
+def _content(word: str) -> bool:
+    return word not in _STOP and word not in GENERIC and not word.isdigit() and len(word) > 1
+
+
+def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, float]:
+    """Concept key -> strength for one entity or key phrase (module doc)."""
+    out: dict[str, float] = {}
+
+    def put(words: list[str], w: float) -> None:
+        key = " ".join(words)
+        if not words or (len(words) == 1 and not _content(words[0])):
+            return
+        if all(x in _STOP or x in GENERIC for x in words):
+            return
+        if out.get(key, 0.0) < w:
+            out[key] = w
+
+    for form in (phrase, *aliases):
+        words = _words(form)
+        put(words, W_PHRASE)
+    parts = [_words(p) for p in _SPLIT_PREP.split(normalize(phrase))]
+    for i, words in enumerate(parts):
+        if len(parts) > 1:
+            put(words, W_BROADER)
+        # Drop generic tail words: "machine translation system" -> "machine translation" (the
+        # same concept), but "language model" -> "language" is only a broader one.
+        full = len(words)
+        while len(words) > 1 and words[-1] in GENERIC:
+            words = words[:-1]
+        same = len(parts) == 1 and (len(words) == full or len(words) > 1)
+        for j in range(len(words)):
+            put(words[j:], W_PHRASE if (j == 0 and same) else W_BROADER)
+        for w in words[:-1]:
+            if _content(w):
+                put([w], W_DOMAIN)
+    return out
+
+
+@dataclass
+class ConceptIndex:
+    """The concept vectors of every paper of a graph."""
+
+    titles: dict[str, str]
+    vectors: dict[str, dict[str, float]]  # paper -> concept -> w * idf
+    norms: dict[str, float]
+    df: Counter
+    names: dict[str, str]  # concept key -> display name
+    types: dict[str, str]  # concept key -> type
+    entities: dict[str, str]  # concept key -> entity id whose name it is
+    postings: dict[str, list[str]] = field(default_factory=dict)  # concept -> papers
+
+    @classmethod
+    def from_graph(cls, g: nx.DiGraph) -> ConceptIndex:
+        mention_types = set(schema.MENTION_REL.values())
+        strengths: dict[str, dict[str, float]] = {}
+        name_votes: dict[str, Counter] = defaultdict(Counter)
+        type_votes: dict[str, Counter] = defaultdict(Counter)
+        titles = {}
+        entities: dict[str, str] = {}
+        for pid in papers_of(g):
+            data = g.nodes[pid]
+            titles[pid] = data.get("title") or pid
+            feats: dict[str, float] = {}
+
+            def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = ()) -> None:
+                for key, w in _derive(phrase, aliases).items():
+                    w *= scale
+                    if feats.get(key, 0.0) < w:
+                        feats[key] = w
+                    # The display name of a concept is its commonest surface form.
+                    if w >= W_PHRASE * scale and " ".join(_words(phrase)) == key:
+                        name_votes[key][phrase.strip()] += 1
+                    type_votes[key][ctype] += 2 if ctype != KEY_CONCEPT else 1
+
+            for _, eid, edata in g.out_edges(pid, data=True):
+                if edata.get("type") not in mention_types:
+                    continue
+                ent = g.nodes[eid]
+                entities.setdefault(" ".join(_words(ent.get("name") or "")), eid)
+                add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or ())
+            for phrase in data.get("key_concepts") or ():
+                add(phrase, KEY_CONCEPT, W_KEY_CONCEPT)
+            strengths[pid] = feats
+
+        df: Counter = Counter()
+        for feats in strengths.values():
+            df.update(feats.keys())
+        n = len(strengths)
+        vectors, norms = {}, {}
+        postings: dict[str, list[str]] = defaultdict(list)
+        for pid, feats in strengths.items():
+            vec = {
+                c: w * (math.log((1 + n) / (1 + df[c])) + 1.0)
+                for c, w in feats.items()
+                if df[c] > 1  # a concept of one paper explains nothing
+            }
+            vectors[pid] = vec
+            norms[pid] = math.sqrt(sum(x * x for x in vec.values())) or 1.0
+            for c in vec:
+                postings[c].append(pid)
+        names = {c: (name_votes[c].most_common(1)[0][0] if name_votes[c] else c) for c in df}
+        types = {c: type_votes[c].most_common(1)[0][0] for c in df}
+        return cls(titles, vectors, norms, df, names, types, entities, dict(postings))
+
+    def related(self, paper_id: str, k: int = 10, max_shared: int = 8) -> list[RelatedPaper]:
+        vec = self.vectors[paper_id]
+        contrib: dict[str, dict[str, float]] = defaultdict(dict)
+        for c, x in vec.items():
+            for other in self.postings.get(c, ()):
+                if other != paper_id:
+                    contrib[other][c] = x * self.vectors[other][c] / (self.norms[paper_id] * self.norms[other])
+        ranked = sorted(contrib.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))[:k]
+        return [
+            RelatedPaper(other, self.titles[other], sum(cs.values()), self._explain(cs, max_shared))
+            for other, cs in ranked
+        ]
+
+    def _explain(self, contrib: dict[str, float], limit: int) -> tuple[SharedConcept, ...]:
+        """The shared concepts, most informative first, without ones a shown concept contains."""
+        shown: list[str] = []
+        # Most informative first; on a tie the more specific (longer) concept.
+        for c in sorted(contrib, key=lambda c: (-round(contrib[c], 9), -len(c), c)):
+            if any(f" {c} " in f" {s} " for s in shown):
+                continue  # "translation" adds nothing next to "machine translation"
+            shown.append(c)
+            if len(shown) == limit:
+                break
+        return tuple(
+            SharedConcept(self.names[c], self.types[c], self.df[c], self.entities.get(c)) for c in shown
+        )
+
+
+def related(g: nx.DiGraph, paper_id: str, k: int = 10) -> list[RelatedPaper]:
+    """The ``k`` papers sharing the most informative concepts with ``paper_id``."""
+    if paper_id not in g or g.nodes[paper_id].get("label") != schema.PAPER:
+        raise KgError(f"no paper with id {paper_id!r} in the graph")
+    return ConceptIndex.from_graph(g).related(paper_id, k)
+
+
+def related_all(g: nx.DiGraph, k: int = 5) -> dict[str, list[RelatedPaper]]:
+    """The top ``k`` related papers of every paper (one index for all)."""
+    index = ConceptIndex.from_graph(g)
+    return {pid: index.related(pid, k) for pid in papers_of(g)}
+
+
+def add_related_edges(g: nx.DiGraph, k: int = 5) -> int:
+    """Add RELATED_TO {score, rank, shared} edges to every paper's top ``k``; returns how many.
+
+    Existing RELATED_TO edges are replaced, so running it twice gives the same graph.
+    """
+    old = [(u, v) for u, v, t in g.edges(data="type") if t == schema.RELATED_REL]
+    g.remove_edges_from(old)
+    added = 0
+    for pid, rows in related_all(g, k).items():
+        for rank, row in enumerate(rows, 1):
+            g.add_edge(
+                pid, row.id, type=schema.RELATED_REL, score=round(row.score, 4), rank=rank,
+                shared=[s.name for s in row.shared],
+            )
+            added += 1
+    return added
+
+
+def find_paper(g: nx.DiGraph, query: str) -> str:
+    """The id of the paper named by ``query``: an exact id, else title words (all must match)."""
+    query = query.strip()
+    if not query:
+        raise KgError("empty paper query: give a paper id or words of its title")
+    papers = papers_of(g)
+    if query in papers:
+        return query
+    words = query.lower().split()
+
+    def matches(pid: str) -> bool:
+        hay = f"{pid} {g.nodes[pid].get('title') or ''}".lower()
+        return all(w in hay for w in words)
+
+    hits = [p for p in papers if matches(p)]
+    if len(hits) > 1:
+        exact = [p for p in hits if (g.nodes[p].get("title") or "").strip().lower() == query.lower()]
+        hits = exact or hits
+    if not hits:
+        raise KgError(f"no paper matches {query!r} (give a paper id or words of its title; "
+                      f"`kg query 'MATCH (p:Paper) RETURN p.id, p.title'` lists them)")
+    if len(hits) > 1:
+        shown = "; ".join(f"{p} ({g.nodes[p].get('title')})" for p in sorted(hits)[:5])
+        more = f" and {len(hits) - 5} more" if len(hits) > 5 else ""
+        raise KgError(f"{query!r} matches {len(hits)} papers: {shown}{more}; give the id or more title words")
+    return hits[0]

@@ -1,0 +1,48 @@
+"""Where each page lives and how a user names a concept on the command line."""
+from __future__ import annotations
+
+import hashlib
+import re
+
+import networkx as nx
+
+from kg.errors import KgError
+from kg.graph import entities_of
+from kg.resolve import normalize
+
+
+def page_name(kind: str, node_id: str) -> str:
+    """A readable, filesystem-safe and unique file name: ``paper-<slug>-<hash>.html``.
+
+    The hash keeps ids that slug alike ("A/B" and "A-B") apart.
+    """
+    slug = re.sub(r"[^a-z0-9]+", "-", node_id.lower()).strip("-")[:60] or "node"
+    digest = hashlib.sha1(node_id.encode("utf-8")).hexdigest()[:8]
+    return f"{kind}-{slug}-{digest}.html"
+
+
+def paper_page(paper_id: str) -> str:
+    return page_name("paper", paper_id)
+
+
+def concept_page(entity_id: str) -> str:
+    return page_name("concept", entity_id)
+
+
+def find_concept(g: nx.DiGraph, name: str) -> str:
+    """The entity id named by ``name``: an id ("Method:lol"), a name or an alias (case and plural folded)."""
+    name = name.strip()
+    if not name:
+        raise KgError("empty concept name: give an entity name such as 'machine translation' or an id such as 'Task:machine translation'")
+    ents = entities_of(g)
+    if name in ents:
+        return name
+    key = normalize(name)
+    hits = [e for e in ents
+            if normalize(g.nodes[e].get("name") or "") == key
+            or any(normalize(a) == key for a in g.nodes[e].get("aliases") or ())]
+    if not hits:
+        raise KgError(f"no concept named {name!r} in the graph (`kg query 'MATCH (m:Method) RETURN m.name'` lists methods)")
+    if len(hits) > 1:
+        raise KgError(f"{name!r} names {len(hits)} concepts: {', '.join(sorted(hits))}; give one of these ids")
+    return hits[0]

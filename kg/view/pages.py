@@ -1,0 +1,254 @@
+"""The three kinds of page, as ``Page`` records: the overview, one paper, one concept.
+
+Each builder picks the nodes and edges worth drawing, lets pyvis hold them,
+and adds what the side panel needs (abstracts, related papers, links).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import networkx as nx
+from pyvis.network import Network
+
+from kg import schema
+from kg.graph import entities_of, papers_of
+from kg.related import RelatedPaper
+from kg.view.names import concept_page, paper_page
+from kg.view.render import Page
+from kg.view.style import STYLES, style_of
+
+NODE_BUDGET = 1500  # above this the overview keeps the most connected nodes
+MENTION_TYPES = frozenset(schema.MENTION_REL.values())
+
+
+def _safe_url(url: str | None) -> str | None:
+    # Only web links leave the page: a "javascript:" URL in a corpus must not become a link.
+    return url if isinstance(url, str) and url.lower().startswith(("http://", "https://")) else None
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class _Builder:
+    """Collects nodes and edges in a pyvis Network, with links relative to the page."""
+
+    def __init__(self, g: nx.DiGraph, prefix: str):
+        self.g = g
+        self.prefix = prefix  # path from the page to views/ ("" inside views/, "views/" from index.html)
+        # directed: pyvis checks undirected edges for duplicates in O(edges) each; arrows are off anyway.
+        self.net = Network(directed=True)
+
+    def href(self, node_id: str) -> str:
+        if self.g.nodes[node_id]["label"] == schema.PAPER:
+            return self.prefix + paper_page(node_id)
+        return self.prefix + concept_page(node_id)
+
+    def node(self, nid: str, value: float, **extra) -> None:
+        d = self.g.nodes[nid]
+        label_type = d["label"]
+        st = style_of(label_type)
+        if label_type == schema.PAPER:
+            info = {"type": "Paper", "id": nid, "title": d.get("title") or nid, "abstract": d.get("abstract") or "",
+                    "authors": list(d.get("authors") or []), "year": d.get("year"), "venue": d.get("venue"),
+                    "url": _safe_url(d.get("url")), "href": self.href(nid)}
+            label = _short(d.get("title") or nid, 42)
+        else:
+            info = {"type": label_type, "id": nid, "name": d.get("name") or nid,
+                    "aliases": list(d.get("aliases") or []), "papers": d.get("papers", 0), "href": self.href(nid)}
+            label = _short(d.get("name") or nid, 40)
+        info.update(extra.pop("info", {}))
+        self.net.add_node(nid, label=label, shape=st.shape, color=st.color, value=value, group=label_type,
+                          info=info, **extra)
+
+    def edge(self, u: str, v: str, **opts) -> None:
+        self.net.add_edge(u, v, **opts)
+        self.net.edges[-1].pop("arrows", None)  # pyvis adds arrows to directed edges; kg's are undirected here
+
+    def legend(self) -> list[dict]:
+        counts = Counter(n["group"] for n in self.net.nodes)
+        order = [t for t in STYLES if t in counts] + sorted(t for t in counts if t not in STYLES)
+        return [{"type": t, "count": counts[t]} for t in order]
+
+    def search(self) -> list[dict]:
+        return [{"id": n["id"], "label": n["info"].get("title") or n["info"].get("name"), "href": n["info"]["href"]}
+                for n in self.net.nodes]
+
+
+def _options(n_nodes: int) -> dict:
+    # Stabilise off screen, then kg-view.js switches physics off: the layout settles and stays.
+    iterations = max(150, min(600, 250_000 // max(n_nodes, 1)))
+    return {
+        "autoResize": True,
+        "nodes": {"borderWidth": 1, "font": {"size": 13, "face": "system-ui, sans-serif", "strokeWidth": 3},
+                  "scaling": {"min": 8, "max": 36,
+                              "label": {"enabled": True, "min": 11, "max": 20, "drawThreshold": 6}}},
+        "edges": {"color": {"color": "#c3cad1", "highlight": "#0969da", "hover": "#57606a"},
+                  "smooth": False, "width": 1, "arrows": {"to": {"enabled": False}},
+                  "selectionWidth": 2},
+        "interaction": {"hover": True, "tooltipDelay": 120, "hideEdgesOnDrag": n_nodes > 400,
+                        "hideEdgesOnZoom": n_nodes > 400, "multiselect": False},
+        # Colour and shape by type; pyvis drops a node's colour when it has a group.
+        "groups": {t: {"shape": s.shape, "color": {"background": s.color, "border": _darker(s.color),
+                                                   "highlight": {"background": s.color, "border": "#1f2328"},
+                                                   "hover": {"background": s.color, "border": "#1f2328"}}}
+                   for t, s in STYLES.items()},
+        "layout": {"improvedLayout": n_nodes <= 120, "randomSeed": 7},
+        "physics": {"enabled": n_nodes > 1, "solver": "forceAtlas2Based",
+                    "forceAtlas2Based": {"gravitationalConstant": -55, "centralGravity": 0.012,
+                                         "springLength": 95, "springConstant": 0.07, "avoidOverlap": 0.4},
+                    "stabilization": {"enabled": True, "iterations": iterations, "updateInterval": 50, "fit": True},
+                    "minVelocity": 1.5, "timestep": 0.4},
+    }
+
+
+def _darker(color: str, f: float = 0.7) -> str:
+    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return "#%02x%02x%02x" % (int(r * f), int(g * f), int(b * f))
+
+
+def _mention_edge(b: _Builder, u: str, v: str) -> None:
+    d = b.g.edges[u, v]
+    b.edge(u, v, title=f"{d['type']} ({d.get('mentions', 1)}× in the abstract)", width=1)
+
+
+def _related_edge(b: _Builder, u: str, row: RelatedPaper) -> None:
+    names = ", ".join(s.name for s in row.shared[:4])
+    b.edge(u, row.id, dashes=True, width=1 + 4 * min(row.score, 1.0), color={"color": "#6ea8d8", "opacity": 0.8},
+           title=f"related, score {row.score:.3f}: {names}")
+
+
+def related_json(g: nx.DiGraph, rows: list[RelatedPaper], prefix: str) -> list[dict]:
+    """Related rows for the side panel, with links to the papers' and concepts' pages."""
+    out = []
+    for r in rows:
+        row = r.to_json()
+        for s, js in zip(r.shared, row["shared"]):
+            js["href"] = prefix + concept_page(s.entity) if s.entity and s.entity in g else None
+        out.append(row)
+    return out
+
+
+def _entities_of_paper(g: nx.DiGraph, pid: str) -> list[str]:
+    return [v for _, v, t in g.out_edges(pid, data="type") if t in MENTION_TYPES]
+
+
+def _concept_chips(b: _Builder, eids: list[str]) -> list[dict]:
+    g = b.g
+    return [{"name": g.nodes[e].get("name"), "type": g.nodes[e]["label"], "papers": g.nodes[e].get("papers", 0),
+             "href": b.href(e)} for e in eids]
+
+
+def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
+             budget: int = NODE_BUDGET) -> Page:
+    b = _Builder(g, prefix="views/")
+    papers = papers_of(g)
+    degree = {n: sum(1 for _, _, t in g.out_edges(n, data="type") if t in MENTION_TYPES) for n in papers}
+    ents = sorted(entities_of(g), key=lambda e: (-g.nodes[e].get("papers", 0), g.nodes[e].get("name") or e))
+    keep_papers = sorted(papers, key=lambda p: (-degree[p], p))[: max(budget // 2, budget - len(ents))]
+    room = max(0, budget - len(keep_papers))
+    if len(ents) > room:
+        # Over budget, a concept of one paper is a leaf that only adds clutter: its paper page shows it.
+        ents_shared = [e for e in ents if g.nodes[e].get("papers", 0) > 1]
+        keep_ents = ents_shared[:room]
+    else:
+        keep_ents = ents
+    for p in keep_papers:
+        b.node(p, value=max(degree[p], 1) + len(related.get(p, ())),
+               info={"concepts": _concept_chips(b, _entities_of_paper(g, p))})
+    for e in keep_ents:
+        b.node(e, value=g.nodes[e].get("papers", 1))
+    kept = set(keep_papers) | set(keep_ents)
+    for u, v, t in g.edges(data="type"):
+        if t in MENTION_TYPES and u in kept and v in kept:
+            _mention_edge(b, u, v)
+    for p in keep_papers:
+        for row in related.get(p, ()):
+            if row.id in kept and not (row.id in related and any(r.id == p for r in related[row.id]) and row.id < p):
+                _related_edge(b, p, row)
+    note = ""
+    left_papers, left_ents = len(papers) - len(keep_papers), len(ents) - len(keep_ents)
+    if left_papers or left_ents:
+        floor = g.nodes[keep_ents[-1]].get("papers", 0) if keep_ents else 0
+        note = (f"This overview draws {len(kept):,} of {len(papers) + len(ents):,} nodes (budget {budget:,}): "
+                f"{len(keep_papers):,} of {len(papers):,} papers and the {len(keep_ents):,} most connected of "
+                f"{len(ents):,} concepts (each in ≥ {floor} papers). Left out: {left_papers:,} papers and "
+                f"{left_ents:,} rarer concepts; the search box still finds them and opens their pages.")
+    search = b.search()
+    drawn = {s["id"] for s in search}
+    for n in papers + ents:
+        if n not in drawn:
+            d = g.nodes[n]
+            search.append({"id": n, "label": d.get("title") or d.get("name") or n, "href": b.href(n)})
+    counts = Counter(g.nodes[n]["label"] for n in papers + ents)
+    subtitle = (f"{len(papers):,} papers · " + " · ".join(f"{counts[t]:,} {t.lower()}s" for t in STYLES
+                                                          if t != schema.PAPER and counts[t])
+                + f" · {g.number_of_edges():,} relationships")
+    legend = b.legend()
+    for item in legend:
+        item["total"] = counts[item["type"]]
+    return Page(kind="overview", heading=f"Knowledge graph of {corpus}", subtitle=subtitle, corpus=corpus,
+                nodes=b.net.nodes, edges=b.net.edges, options=_options(len(b.net.nodes)), legend=legend,
+                search=search, related={p: related_json(g, rows, "views/") for p, rows in related.items()},
+                pages={p: b.href(p) for p in papers}, note=note)
+
+
+def paper_view(g: nx.DiGraph, corpus: str, pid: str, related: dict[str, list[RelatedPaper]]) -> Page:
+    b = _Builder(g, prefix="")
+    mine = _entities_of_paper(g, pid)
+    rows = related.get(pid, [])
+    b.node(pid, value=40, borderWidth=3, info={"concepts": _concept_chips(b, mine)})
+    for e in mine:
+        b.node(e, value=g.nodes[e].get("papers", 1))
+        _mention_edge(b, pid, e)
+    mine_set = set(mine)
+    for row in rows:
+        b.node(row.id, value=8 + 20 * row.score)
+        _related_edge(b, pid, row)
+        for e in _entities_of_paper(g, row.id):
+            if e in mine_set:
+                _mention_edge(b, row.id, e)
+    title = g.nodes[pid].get("title") or pid
+    d = g.nodes[pid]
+    meta = [x for x in (", ".join(d.get("authors") or []), d.get("venue"), d.get("year") and str(d.get("year"))) if x]
+    subtitle = " · ".join(meta + [f"id {pid}", f"{len(mine)} concepts", f"{len(rows)} related papers"])
+    return Page(kind="paper", heading=title, subtitle=subtitle, corpus=corpus, nodes=b.net.nodes,
+                edges=b.net.edges, options=_options(len(b.net.nodes)), legend=b.legend(), search=b.search(),
+                related={pid: related_json(g, rows, "")}, pages={r.id: b.href(r.id) for r in rows}, focus=pid)
+
+
+def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, max_cooccurring: int = 30) -> Page:
+    b = _Builder(g, prefix="")
+    users = sorted((u for u, _, t in g.in_edges(eid, data="type") if t in MENTION_TYPES),
+                   key=lambda p: (-g.edges[p, eid].get("mentions", 1), p))
+    co: Counter = Counter()
+    for p in users:
+        co.update(e for e in _entities_of_paper(g, p) if e != eid)
+    top = [e for e, _ in sorted(co.items(), key=lambda kv: (-kv[1], g.nodes[kv[0]].get("name") or kv[0]))
+           [:max_cooccurring]]
+    shown_users = users[:max_papers]
+    paper_list = [{"id": p, "title": g.nodes[p].get("title") or p} for p in users]
+    chips = _concept_chips(b, top)
+    for c, e in zip(chips, top):
+        c["name"] = f"{c['name']} ({co[e]})"
+    b.node(eid, value=40, borderWidth=3, info={"paperList": paper_list, "cooccurs": chips})
+    for p in shown_users:
+        b.node(p, value=4 + len(_entities_of_paper(g, p)))
+        _mention_edge(b, p, eid)
+    top_set = set(top)
+    for e in top:
+        b.node(e, value=co[e])
+    for p in shown_users:
+        for e in _entities_of_paper(g, p):
+            if e in top_set:
+                _mention_edge(b, p, e)
+    d = g.nodes[eid]
+    note = (f"Drawn: {len(shown_users)} of {len(users)} papers (those mentioning it most)."
+            if len(users) > len(shown_users) else "")
+    aliases = [a for a in d.get("aliases") or [] if a != d.get("name")]
+    subtitle = " · ".join([d["label"], f"in {len(users)} paper{'s' if len(users) != 1 else ''}"]
+                          + ([f"also written {', '.join(aliases[:6])}"] if aliases else []))
+    return Page(kind="concept", heading=d.get("name") or eid, subtitle=subtitle, corpus=corpus, nodes=b.net.nodes,
+                edges=b.net.edges, options=_options(len(b.net.nodes)), legend=b.legend(), search=b.search(),
+                pages={p: b.href(p) for p in users}, focus=eid, note=note)

@@ -1,0 +1,181 @@
+/* kg views: draws the page's graph with vis-network and wires search, type filter and details.
+ *
+ * All text from the corpus (titles, abstracts, names) reaches the page as JSON
+ * and is put into the DOM with textContent only, never as HTML, so a hostile
+ * abstract cannot run script. Links are limited to the kg pages and http(s). */
+(function () {
+  "use strict";
+  var KG = JSON.parse(document.getElementById("kg-data").textContent);
+  var byId = {};
+  KG.nodes.forEach(function (n) { byId[n.id] = n; });
+
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k === "href") { if (safeHref(attrs[k])) e.setAttribute("href", attrs[k]); }
+      else e.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function safeHref(h) { return typeof h === "string" && (/^https?:\/\//i.test(h) || /^[\w.\-\/]+\.html$/.test(h)); }
+  function clip(s, n) { s = s || ""; return s.length > n ? s.slice(0, n - 1) + "…" : s; }
+  function badge(type) {
+    var st = KG.styles[type] || KG.styles._other;
+    return el("span", {"class": "badge", style: "background:" + st.color, text: type});
+  }
+
+  // Hover summary: an Element, so vis-network shows it as built (its string titles are plain text).
+  function tooltip(n) {
+    var d = n.info, box = el("div", {"class": "tip"});
+    box.appendChild(el("div", {"class": "tip-title", text: d.type === "Paper" ? d.title : d.name}));
+    if (d.type === "Paper") {
+      var meta = [d.venue, d.year, d.id].filter(Boolean).join(" · ");
+      box.appendChild(el("div", {"class": "tip-meta", text: meta}));
+      box.appendChild(el("div", {text: clip(d.abstract, 420)}));
+    } else {
+      box.appendChild(el("div", {"class": "tip-meta", text: d.type + " · in " + d.papers + " paper" + (d.papers === 1 ? "" : "s")}));
+      if (d.aliases && d.aliases.length > 1) box.appendChild(el("div", {text: "also: " + clip(d.aliases.join(", "), 160)}));
+    }
+    var links = [];
+    if (d.href) links.push((d.type === "Paper" ? "paper view" : "concept view") + ": " + d.href);
+    if (d.url) links.push("source: " + d.url);
+    if (links.length) box.appendChild(el("div", {"class": "tip-links", text: links.join("\n") + "\n(click for links, double-click to open)"}));
+    return box;
+  }
+
+  var nodes = new vis.DataSet(KG.nodes.map(function (n) {
+    var copy = Object.assign({}, n); copy.title = tooltip(n); delete copy.info; return copy;
+  }));
+  var edges = new vis.DataSet(KG.edges);
+  var container = document.getElementById("network");
+  var network = new vis.Network(container, {nodes: nodes, edges: edges}, KG.options);
+  var view = window.kgView = {network: network, nodes: nodes, edges: edges, ready: false,
+                              find: find, setTypeVisible: setTypeVisible, showDetails: showDetails};
+
+  function settled() {
+    // Stop the simulation once laid out: nodes stay where they are (no endless jiggling).
+    network.setOptions({physics: false});
+    if (KG.focus && byId[KG.focus]) network.selectNodes([KG.focus]);
+    network.fit();
+    document.getElementById("loading").classList.add("done");
+    view.ready = true;
+  }
+  if (KG.nodes.length && KG.options.physics && KG.options.physics.enabled !== false) {
+    network.once("stabilizationIterationsDone", settled);
+  } else {
+    settled();
+  }
+
+  // ---- details panel -------------------------------------------------------------------
+  var details = document.getElementById("details");
+  function linkTo(id, text) {
+    var n = byId[id];
+    var href = (n && n.info.href) || (KG.pages[id] || null);
+    return href ? el("a", {href: href, text: text}) : el("span", {text: text});
+  }
+  function conceptChip(c) {
+    var href = c.href && safeHref(c.href) ? c.href : null;
+    var chip = el(href ? "a" : "span", {"class": "concept", title: c.type + " · in " + c.papers + " papers", text: c.name});
+    if (href) chip.setAttribute("href", href);
+    return chip;
+  }
+  function relatedList(rows) {
+    if (!rows || !rows.length) return el("p", {"class": "empty", text: "No paper shares a concept with this one."});
+    return el("ol", {"class": "related"}, rows.map(function (r) {
+      return el("li", {"class": "related-paper", "data-id": r.id}, [
+        linkTo(r.id, r.title), " ", el("span", {"class": "score", text: "score " + r.score.toFixed(3)}),
+        el("div", {"class": "concepts"}, ["shared: "].concat(r.shared.map(conceptChip)))
+      ]);
+    }));
+  }
+  function showDetails(id) {
+    var n = byId[id], d = n ? n.info : KG.panel;
+    details.textContent = "";
+    if (!d) { details.appendChild(el("p", {"class": "empty", text: "Click a node to see its details."})); return; }
+    details.appendChild(badge(d.type));
+    details.appendChild(el("h2", {text: d.type === "Paper" ? d.title : d.name}));
+    var links = el("p", {"class": "links"});
+    if (d.href && id !== KG.focus) links.appendChild(el("a", {href: d.href, text: d.type === "Paper" ? "Open paper view" : "Open concept view"}));
+    if (d.url && safeHref(d.url)) links.appendChild(el("a", {href: d.url, text: "Source ↗", rel: "noopener noreferrer"}));
+    if (d.type === "Paper") {
+      var meta = [d.authors && d.authors.join(", "), d.venue, d.year, "id " + d.id].filter(Boolean).join(" · ");
+      details.appendChild(el("p", {"class": "meta", text: meta}));
+      details.appendChild(links);
+      details.appendChild(el("div", {"class": "abstract", text: d.abstract}));
+      if (d.concepts && d.concepts.length) {
+        details.appendChild(el("h3", {text: "Concepts"}));
+        details.appendChild(el("div", {"class": "concepts"}, d.concepts.map(conceptChip)));
+      }
+      details.appendChild(el("h3", {text: "Related papers"}));
+      details.appendChild(relatedList(KG.related[d.id]));
+    } else {
+      details.appendChild(el("p", {"class": "meta", text: d.type + " · in " + d.papers + " paper" + (d.papers === 1 ? "" : "s") +
+                                                       (d.aliases && d.aliases.length > 1 ? " · also written: " + d.aliases.join(", ") : "")}));
+      details.appendChild(links);
+      if (d.paperList) {
+        details.appendChild(el("h3", {text: "Papers using it"}));
+        details.appendChild(el("ul", {}, d.paperList.map(function (p) { return el("li", {}, [linkTo(p.id, p.title)]); })));
+      }
+      if (d.cooccurs) {
+        details.appendChild(el("h3", {text: "Co-occurs with"}));
+        details.appendChild(el("div", {"class": "concepts"}, d.cooccurs.map(conceptChip)));
+      }
+    }
+  }
+  network.on("click", function (p) { if (p.nodes.length) showDetails(p.nodes[0]); });
+  network.on("doubleClick", function (p) {
+    var n = p.nodes.length && byId[p.nodes[0]];
+    if (n && n.info.href && safeHref(n.info.href) && n.id !== KG.focus) window.location.href = n.info.href;
+  });
+  showDetails(KG.focus || null);
+
+  // ---- type filter (the legend) --------------------------------------------------------
+  var hiddenTypes = {};
+  function setTypeVisible(type, visible) {
+    hiddenTypes[type] = !visible;
+    nodes.update(KG.nodes.filter(function (n) { return n.group === type && n.id !== KG.focus; })
+                         .map(function (n) { return {id: n.id, hidden: !visible}; }));
+    var box = document.querySelector('#legend-items input[data-type="' + type + '"]');
+    if (box) box.checked = visible;
+  }
+  var legend = document.getElementById("legend-items");
+  KG.legend.forEach(function (t) {
+    var st = KG.styles[t.type] || KG.styles._other;
+    var box = el("input", {type: "checkbox", "data-type": t.type});
+    box.checked = true;
+    box.addEventListener("change", function () { setTypeVisible(t.type, box.checked); });
+    legend.appendChild(el("label", {"class": "legend-item"}, [
+      box, el("span", {"class": "glyph", style: "color:" + st.color, text: st.glyph}),
+      el("span", {text: t.type}), el("span", {"class": "count", text: String(t.count)})
+    ]));
+  });
+
+  // ---- search --------------------------------------------------------------------------
+  var list = document.getElementById("search-list"), status = document.getElementById("search-status");
+  KG.search.forEach(function (s) { list.appendChild(el("option", {value: s.label})); });
+  function find(q) {
+    q = (q || "").trim().toLowerCase();
+    if (!q) return null;
+    var hit = null;
+    KG.search.some(function (s) { if (s.label.toLowerCase() === q || s.id.toLowerCase() === q) { hit = s; return true; } return false; });
+    if (!hit) KG.search.some(function (s) { if (s.label.toLowerCase().indexOf(q) >= 0) { hit = s; return true; } return false; });
+    status.textContent = "";
+    if (!hit) { status.textContent = "Nothing matches “" + q + "”."; return null; }
+    if (byId[hit.id]) {
+      if (hiddenTypes[byId[hit.id].group]) setTypeVisible(byId[hit.id].group, true);
+      network.selectNodes([hit.id]);
+      network.focus(hit.id, {scale: 1.3, animation: {duration: 400, easingFunction: "easeInOutQuad"}});
+      showDetails(hit.id);
+      status.textContent = "Showing " + hit.label + ".";
+    } else {
+      status.appendChild(document.createTextNode(hit.label + " is not drawn here: "));
+      status.appendChild(el("a", {href: hit.href, text: "open its page"}));
+    }
+    return hit.id;
+  }
+  document.getElementById("search-form").addEventListener("submit", function (e) {
+    e.preventDefault(); find(document.getElementById("search").value);
+  });
+})();

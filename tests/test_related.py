@@ -1,0 +1,162 @@
+"""Related papers: rare shared concepts rank first, every neighbour is explained, the CLI serves it."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from kg import schema
+from kg.cli.app import app
+from kg.errors import KgError
+from kg.graph import build_graph
+from kg.graphio import write_json
+from kg.related import add_related_edges, find_paper, related, related_all
+from kg.resolve import resolve
+from tests.helpers import extraction, paper
+
+
+def corpus_graph(specs: dict[str, tuple[str, list[tuple[str, str]], list[str]]]):
+    """Graph of papers given as id -> (title, [(entity, type)], [key concepts]); text holds every surface."""
+    papers, exs = [], []
+    for pid, (title, ents, keys) in specs.items():
+        text = f"{title}. " + ". ".join(s for s, _ in ents) + "."
+        p = paper(pid, text, title=title)
+        papers.append(p)
+        exs.append(extraction(p, *ents, key_concepts=[(k, 0.5) for k in keys]))
+    return build_graph(papers, exs, resolve(papers, exs))
+
+
+def filler(n: int) -> dict:
+    """Papers that all share one common concept, so its IDF is low."""
+    return {f"f{i}": (f"Filler study {i}", [("language model", "Method"), (f"topic{i} analysis", "Task")], [])
+            for i in range(n)}
+
+
+@pytest.fixture
+def graph():
+    specs = {
+        "a": ("Mirror descent for control", [("policy mirror descent", "Method"), ("language model", "Method")], []),
+        "b": ("Faster mirror descent", [("Policy Mirror Descent", "Method")], []),
+        "c": ("Another language model", [("language models", "Method")], []),
+        "lonely": ("Unrelated astronomy", [("galaxy survey", "Dataset")], []),
+    }
+    specs.update(filler(8))
+    return corpus_graph(specs)
+
+
+def test_a_rare_shared_concept_outranks_a_common_one(graph):
+    rows = related(graph, "a", k=3)
+    assert rows[0].id == "b"
+    assert rows[0].shared[0].name.lower() == "policy mirror descent"
+    assert rows[0].shared[0].papers == 2
+    common = next(r for r in rows if r.id == "c")
+    assert rows[0].score > common.score
+    assert common.shared[0].papers == 10  # "language model(s)": a, c and 8 fillers
+
+
+def test_every_neighbour_is_explained_and_strangers_never_listed(graph):
+    for pid, rows in related_all(graph, k=50).items():
+        assert all(r.shared for r in rows), pid
+        assert all(r.id != pid for r in rows)
+        assert all(0 < r.score <= 1.0 + 1e-9 for r in rows)
+    assert related(graph, "lonely", k=10) == []
+    assert all(r.id != "lonely" for rows in related_all(graph, 10).values() for r in rows)
+
+
+def test_broader_concepts_link_specific_names():
+    g = corpus_graph({
+        "smt": ("Phrase tables", [("statistical machine translation", "Task")], []),
+        "nmt": ("Attention", [("neural machine translation system", "Task")], []),
+        "asr": ("Speech", [("speech recognition", "Task")], []),
+    })
+    rows = related(g, "smt", k=5)
+    assert [r.id for r in rows] == ["nmt"]
+    assert rows[0].shared[0].name == "machine translation"
+    assert rows[0].shared[0].type == "Task"
+
+
+def test_key_concepts_and_aliases_count():
+    g = corpus_graph({
+        "p": ("Sparse attention", [], ["sparse attention kernels"]),
+        "q": ("Kernels", [], ["sparse attention kernels"]),
+        "r": ("Other", [], ["protein folding"]),
+    })
+    rows = related(g, "p", k=5)
+    assert [r.id for r in rows] == ["q"]
+    assert rows[0].shared[0].type == "Concept"
+
+
+def test_related_rows_serialise_as_documented(graph):
+    row = related(graph, "a", k=1)[0].to_json()
+    assert set(row) == {"id", "title", "score", "shared"}
+    assert row["title"] == "Faster mirror descent"
+    assert {"name", "type", "papers"} <= set(row["shared"][0])
+
+
+def test_related_edges_follow_the_schema_and_are_idempotent(graph):
+    n = add_related_edges(graph, k=2)
+    again = add_related_edges(graph, k=2)
+    edges = [(u, v, d) for u, v, d in graph.edges(data=True) if d["type"] == schema.RELATED_REL]
+    assert n == again == len(edges)
+    for u, v, d in edges:
+        assert set(d) - {"type"} == set(schema.RELATED_PROPERTIES)
+        assert isinstance(d["score"], float) and d["rank"] in (1, 2)
+        assert d["shared"] and all(isinstance(s, str) for s in d["shared"])
+    assert graph.edges["a", "b"]["rank"] == 1
+    assert sum(1 for u, v, d in edges if u == "a") == 2
+    assert not any(u == "lonely" for u, _, _ in edges)
+
+
+def test_find_paper_by_id_or_title_words(graph):
+    assert find_paper(graph, "b") == "b"
+    assert find_paper(graph, "faster MIRROR") == "b"
+    with pytest.raises(KgError, match="matches 2 papers"):
+        find_paper(graph, "mirror descent")
+    with pytest.raises(KgError, match="no paper matches"):
+        find_paper(graph, "quantum gravity")
+
+
+@pytest.fixture
+def build_dir(tmp_path, graph):
+    (tmp_path / "build.json").write_text(json.dumps({"corpus": "test"}), encoding="utf-8")
+    write_json(graph, tmp_path / "graph.json")
+    return tmp_path
+
+
+def test_cli_json_rows(build_dir):
+    res = CliRunner().invoke(app, ["related", "Mirror descent for control", "--db", str(build_dir), "-k", "2",
+                                   "--format", "json"])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.output)
+    assert rows[0]["id"] == "b" and rows[0]["shared"][0]["type"] == "Method"
+    assert len(rows) == 2
+
+
+def test_cli_table_names_the_paper_and_reasons(build_dir):
+    res = CliRunner().invoke(app, ["related", "a", "--db", str(build_dir)])
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("Related to a: Mirror descent for control")
+    first = res.output.split("\n  2.")[0]
+    assert "1. " in first and " b " in first and "Faster mirror descent" in first
+    assert "policy mirror descent (method, 2 papers)" in first.lower()
+
+
+def test_cli_all_prints_one_json_line_per_paper(build_dir, graph):
+    res = CliRunner().invoke(app, ["related", "--all", "-k", "3", "--db", str(build_dir)])
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(line) for line in res.output.splitlines()]
+    assert len(lines) == sum(1 for _, d in graph.nodes(data=True) if d["label"] == "Paper")
+    first = next(x for x in lines if x["id"] == "a")
+    assert first["related"][0]["id"] == "b" and first["related"][0]["shared"]
+    assert set(first["related"][0]) == {"id", "score", "shared"}
+
+
+def test_cli_unknown_paper_is_one_line_exit_2(build_dir):
+    proc = subprocess.run([sys.executable, "-m", "kg", "related", "no such title words", "--db", str(build_dir)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "no paper matches" in proc.stderr
+    assert "Traceback" not in proc.stderr
