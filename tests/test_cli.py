@@ -1,0 +1,122 @@
+"""The `kg` command as a user runs it: build the seed list, query it, and get one-line errors."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+SEED = ROOT / "seeds" / "iclr2025_abstracts.txt"
+
+
+def kg(*args: str, cwd: Path = ROOT, check: bool = False) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "kg", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=600)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"kg {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture(scope="session")
+def seed_build(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("builds") / "iclr"
+    proc = kg("build", str(SEED), "--out", str(out), "--no-cache", "--quiet", check=True)
+    assert "papers        19" in proc.stdout
+    return out
+
+
+def query(build: Path, cypher: str, *params: str) -> list[dict]:
+    args = ["query", cypher, "--db", str(build), "--format", "json"]
+    for p in params:
+        args += ["--param", p]
+    return json.loads(kg(*args, check=True).stdout)
+
+
+def test_build_writes_every_output(seed_build):
+    for name in ("build.json", "graph.json", "graph.graphml", "store", "index.html"):
+        assert (seed_build / name).exists(), name
+    manifest = json.loads((seed_build / "build.json").read_text())
+    assert manifest["papers"] == 19
+
+
+def test_lol_paper_links_to_a_method_node_for_lol(seed_build):
+    rows = query(seed_build, "MATCH (p:Paper {title: 'LOL'})-[:USES]->(m:Method) RETURN m.name AS name, m.aliases AS aliases")
+    forms = {f for r in rows for f in [r["name"], *r["aliases"]]}
+    assert "LOL" in forms, rows
+
+
+def test_think_paper_links_to_the_models_it_names(seed_build):
+    rows = query(seed_build, "MATCH (p:Paper {title: 'ThinK'})-[:USES]->(m:Method) RETURN m.name AS name, m.aliases AS aliases")
+    forms = {f.lower() for r in rows for f in [r["name"], *r["aliases"]]}
+    for name in ("llama", "mistral", "kivi"):
+        assert any(name in f for f in forms), (name, forms)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "queries").glob("*.cypher")))
+def test_every_ready_query_runs_on_the_embedded_store(seed_build, name):
+    paper = query(seed_build, "MATCH (p:Paper {title: 'LOL'}) RETURN p.id AS id")[0]["id"]
+    proc = kg("query", f"queries/{name}", "--db", str(seed_build), "--param", f"paper={paper}")
+    assert proc.returncode == 0, proc.stderr
+    assert "row" in proc.stdout.splitlines()[-1]
+
+
+def test_top_methods_prints_a_table(seed_build):
+    out = kg("query", "queries/top_methods.cypher", "--db", str(seed_build), check=True).stdout
+    header, rule, first = out.splitlines()[:3]
+    assert header.split() == ["method", "papers"] and set(rule.replace(" ", "")) == {"-"}
+    assert int(first.split()[-1]) >= 1
+
+
+def test_query_formats(seed_build):
+    csv_out = kg("query", "MATCH (p:Paper) RETURN p.id AS id ORDER BY id LIMIT 2", "--db", str(seed_build),
+                 "--format", "csv", check=True).stdout.splitlines()
+    assert csv_out[0] == "id" and len(csv_out) == 3
+
+
+def test_query_syntax_error_prints_the_engines_message(seed_build):
+    proc = kg("query", "MATC (n) RETURN n", "--db", str(seed_build))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("kg: error:") and "Parser exception" in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_query_needs_its_documented_parameter(seed_build):
+    proc = kg("query", "queries/papers_sharing_concepts.cypher", "--db", str(seed_build))
+    assert proc.returncode == 2 and "--param paper=" in proc.stderr
+
+
+def test_no_build_yet_says_what_to_do(tmp_path):
+    proc = kg("query", "MATCH (n) RETURN n", cwd=tmp_path)
+    assert proc.returncode == 2 and "kg build" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("name,content,message", [
+    ("missing.txt", None, "no such file"),
+    ("empty.txt", "", "file is empty"),
+    ("bad.jsonl", '{"abstract": "fine"}\n{oops\n', "bad.jsonl:2: malformed JSON line"),
+    ("nocol.csv", "title\nx\n", "no 'abstract' column"),
+    ("latin.txt", b"caf\xe9\n", "not UTF-8"),
+    ("noabs.json", '[{"title": "x"}]', "no abstracts found"),
+])
+def test_bad_input_gets_one_line_exit_2_and_no_output(tmp_path, name, content, message):
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content)
+    out = tmp_path / "out"
+    proc = kg("build", str(path), "--out", str(out), "--quiet")
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kg: error:") and message in lines[0], proc.stderr
+    assert not out.exists()
+
+
+def test_kg_without_arguments_prints_the_tour():
+    proc = kg()
+    assert proc.returncode == 0 and "kg build" in proc.stdout and "kg query" in proc.stdout
