@@ -1,2 +1,43 @@
-"""kg evaluate: commands registered on kg.cli.app.app."""
-from kg.cli.app import app  # noqa: F401
+"""kg eval: run the extractor on a gold file's abstracts and score it (../shared/bench/README.md)."""
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kg.cli.app import app
+
+
+class Match(str, Enum):
+    exact = "exact"
+    partial = "partial"
+
+
+class EvalFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+@app.command("eval")
+def eval_command(
+    gold: Annotated[Path, typer.Argument(help="Gold file: SciERC JSON Lines or the generic gold format.",
+                                         show_default=False)],
+    match: Annotated[Match, typer.Option("--match", help="exact or partial (whole-word containment).")] = Match.exact,
+    fmt: Annotated[EvalFormat, typer.Option("--format", help="table or json.")] = EvalFormat.table,
+    no_keybert: Annotated[bool, typer.Option("--no-keybert", help="Skip KeyBERT (scores do not use it).")] = False,
+) -> None:
+    """Extract entities from the abstracts of GOLD and print precision, recall and F1.
+
+    The micro figure covers Method, Task and Dataset; Metric is reported per type only.
+    """
+    from kg.evaluate import evaluate, format_table
+    from kg.extract import Extractor
+
+    report = evaluate(gold, Extractor(use_keybert=not no_keybert), match=match.value)
+    if fmt == EvalFormat.json:
+        typer.echo(json.dumps(report))
+    else:
+        typer.echo(format_table(report))

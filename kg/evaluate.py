@@ -1,0 +1,183 @@
+"""Score typed entity predictions against gold, exactly as ../shared/bench/README.md defines it.
+
+Per abstract, gold and predictions are *sets* of (normalized text, type).
+
+* normalization (both sides): PTB tokens mapped back to characters, lower
+  case, NFKC, no leading determiner or possessive, no space before
+  ``, . ; : ) ] }`` nor after ``( [ {``, ``X - Y`` -> ``X-Y``, white space
+  collapsed, surrounding punctuation stripped;
+* ``exact``: a prediction is correct when its (text, type) is in gold;
+* ``partial``: same type and one text equals the other or contains it as a
+  whole-word sequence; each gold entity matches at most one prediction and
+  each prediction at most one gold entity, assigned greedily: exact pairs
+  first, then the pairs with the longest shared text.
+
+Precision, recall and F1 are micro-averaged over all abstracts, overall
+(Method + Task + Dataset) and per type (Metric too).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+SCORED_TYPES: tuple[str, ...] = ("Method", "Task", "Dataset")
+REPORTED_TYPES: tuple[str, ...] = ("Method", "Task", "Dataset", "Metric")
+MATCH_MODES = ("exact", "partial")
+
+_PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
+        "``": '"', "''": '"'}
+_PTB_RE = re.compile("|".join(re.escape(k) for k in _PTB), re.IGNORECASE)
+_DETERMINERS = ("a", "an", "the", "this", "these", "that", "those", "our", "its", "their")
+_DET_RE = re.compile(r"^(?:%s)\s+" % "|".join(_DETERMINERS))
+
+
+def _is_punct(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("P")
+
+
+def _strip_punct(s: str) -> str:
+    i, j = 0, len(s)
+    while i < j and (_is_punct(s[i]) or s[i].isspace()):
+        i += 1
+    while j > i and (_is_punct(s[j - 1]) or s[j - 1].isspace()):
+        j -= 1
+    return s[i:j]
+
+
+def normalize_text(text: str) -> str:
+    """The comparison form of an entity text under the bench protocol."""
+    s = _PTB_RE.sub(lambda m: _PTB[m.group(0).upper()], text)
+    s = unicodedata.normalize("NFKC", s).lower()
+    s = re.sub(r"\s+", " ", s).strip()
+    s = re.sub(r"\s+([,.;:)\]}])", r"\1", s)
+    s = re.sub(r"([(\[{])\s+", r"\1", s)
+    s = re.sub(r"\s*-\s*", "-", s)
+    prev = None
+    while s != prev:  # "the (X)" -> "x"; "our model." -> "model"
+        prev = s
+        s = _strip_punct(s)
+        s = _DET_RE.sub("", s, count=1)
+    return s
+
+
+def _contains_words(longer: str, shorter: str) -> bool:
+    return f" {shorter} " in f" {longer} "
+
+
+@dataclass
+class Counts:
+    gold: int = 0
+    predicted: int = 0
+    correct: int = 0
+
+    def add(self, other: "Counts") -> None:
+        self.gold += other.gold
+        self.predicted += other.predicted
+        self.correct += other.correct
+
+    def prf(self) -> dict[str, float]:
+        p = self.correct / self.predicted if self.predicted else 0.0
+        r = self.correct / self.gold if self.gold else 0.0
+        f = 2 * p * r / (p + r) if p + r else 0.0
+        return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4)}
+
+
+def _match_count(gold: set[str], pred: set[str], match: str) -> int:
+    """How many predictions of one type in one abstract are correct."""
+    exact = gold & pred
+    if match == "exact":
+        return len(exact)
+    n = len(exact)
+    g_rest = [g for g in gold if g not in exact]
+    p_rest = [p for p in pred if p not in exact]
+    pairs = []
+    for p in p_rest:
+        for g in g_rest:
+            if _contains_words(p, g) or _contains_words(g, p):
+                pairs.append((min(len(p), len(g)), max(len(p), len(g)), p, g))
+    pairs.sort(key=lambda t: (-t[0], -t[1], t[2], t[3]))
+    used_p: set[str] = set()
+    used_g: set[str] = set()
+    for _, _, p, g in pairs:
+        if p in used_p or g in used_g:
+            continue
+        used_p.add(p)
+        used_g.add(g)
+        n += 1
+    return n
+
+
+def score_document(gold: Iterable[tuple[str, str]], pred: Iterable[tuple[str, str]],
+                   match: str = "exact") -> dict[str, Counts]:
+    """Counts per type for one abstract; items are (entity text, type), normalized here."""
+    if match not in MATCH_MODES:
+        raise ValueError(f"match must be one of {MATCH_MODES}, not {match!r}")
+    gsets: dict[str, set[str]] = {t: set() for t in REPORTED_TYPES}
+    psets: dict[str, set[str]] = {t: set() for t in REPORTED_TYPES}
+    for sets, items in ((gsets, gold), (psets, pred)):
+        for text, etype in items:
+            if etype in sets:
+                norm = normalize_text(text)
+                if norm:
+                    sets[etype].add(norm)
+    return {t: Counts(len(gsets[t]), len(psets[t]), _match_count(gsets[t], psets[t], match))
+            for t in REPORTED_TYPES}
+
+
+def score(gold_docs: Sequence[Iterable[tuple[str, str]]], pred_docs: Sequence[Iterable[tuple[str, str]]],
+          match: str = "exact") -> dict:
+    """The report of ``kg eval --format json`` for aligned lists of gold and predicted items."""
+    if len(gold_docs) != len(pred_docs):
+        raise ValueError("gold and predictions must cover the same abstracts")
+    per_type = {t: Counts() for t in REPORTED_TYPES}
+    for g, p in zip(gold_docs, pred_docs):
+        for t, c in score_document(g, p, match).items():
+            per_type[t].add(c)
+    micro = Counts()
+    for t in SCORED_TYPES:
+        micro.add(per_type[t])
+    return {
+        "documents": len(gold_docs),
+        "gold": micro.gold,
+        "predicted": micro.predicted,
+        "match": match,
+        "micro": micro.prf(),
+        "per_type": {t: {**c.prf(), "gold": c.gold, "predicted": c.predicted} for t, c in per_type.items()},
+    }
+
+
+def format_table(report: dict) -> str:
+    """A short human-readable table of a score report."""
+    lines = [f"documents: {report['documents']}   match: {report['match']}",
+             f"{'type':<18}{'precision':>10}{'recall':>10}{'f1':>10}{'gold':>8}{'predicted':>11}"]
+    for t, r in report["per_type"].items():
+        lines.append(f"{t:<18}{r['precision']:>10.3f}{r['recall']:>10.3f}{r['f1']:>10.3f}"
+                     f"{r['gold']:>8}{r['predicted']:>11}")
+    m = report["micro"]
+    lines.append(f"{'micro (M+T+D)':<18}{m['precision']:>10.3f}{m['recall']:>10.3f}{m['f1']:>10.3f}"
+                 f"{report['gold']:>8}{report['predicted']:>11}")
+    return "\n".join(lines)
+
+
+def evaluate(gold_path, extractor=None, match: str = "exact", progress: bool = False) -> dict:
+    """Run the extractor on the abstracts of a gold file and score it (``kg eval``)."""
+    return evaluate_many(gold_path, extractor, (match,), progress)[match]
+
+
+def evaluate_many(gold_path, extractor=None, matches: Sequence[str] = MATCH_MODES,
+                  progress: bool = False) -> dict[str, dict]:
+    """Like ``evaluate`` for several match modes from one extraction run."""
+    from kg.records import Paper
+    from kg.scierc import read_gold
+
+    docs = list(read_gold(gold_path))
+    if extractor is None:
+        from kg.extract import Extractor
+        extractor = Extractor()
+    papers = [Paper(id=d.doc_key, title=d.doc_key, abstract=d.text, text=d.text, source=d.source)
+              for d in docs]
+    preds = [[(m.text, m.type) for m in ex.mentions] for ex in extractor.extract(papers, progress=progress)]
+    golds = [[(e.text, e.type) for e in d.entities] for d in docs]
+    return {m: score(golds, preds, m) for m in matches}

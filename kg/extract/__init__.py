@@ -1,0 +1,9 @@
+"""Entity extraction: typed Method/Task/Dataset/Metric mentions and KeyBERT key concepts.
+
+    from kg.extract import Extractor
+    ex = Extractor(use_keybert=True, workers=1)   # models load on first extract()
+    for extraction in ex.extract(papers): ...
+"""
+from kg.extract.extractor import Extractor
+
+__all__ = ["Extractor"]

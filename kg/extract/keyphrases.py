@@ -1,0 +1,82 @@
+"""KeyBERT salience: how close a phrase's embedding is to its abstract's.
+
+Candidates come from spaCy (noun chunks and the typed mentions), passed to
+KeyBERT's ranking instead of its n-gram vectorizer. Each distinct phrase is
+embedded once per process (a cache shared by every batch), documents and
+phrases in large batches, so the sentence-transformer runs few, full calls.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+
+import numpy as np
+
+_DROP_FIRST = {"DET", "PRON", "PUNCT", "CCONJ", "ADP", "PART", "NUM", "SYM"}
+_STOP_HEADS = {"we", "it", "they", "this", "that", "which", "paper", "work", "approach", "method", "results",
+               "result", "one", "ones", "way", "use", "number", "lot", "part", "kind", "type", "order", "case",
+               "cases", "fact", "terms", "set", "variety", "range", "question", "example", "instance"}
+
+
+def chunk_candidates(doc, max_words: int = 6) -> list[str]:
+    """Noun chunks of a spaCy Doc as candidate key phrases (leading determiners trimmed)."""
+    seen: dict[str, None] = {}
+    for chunk in doc.noun_chunks:
+        toks = list(chunk)
+        while toks and (toks[0].pos_ in _DROP_FIRST or toks[0].is_stop):
+            toks = toks[1:]
+        if not toks or len(toks) > max_words or toks[-1].lower_ in _STOP_HEADS:
+            continue
+        if toks[-1].pos_ == "PRON" or not any(t.is_alpha for t in toks):
+            continue
+        phrase = doc[toks[0].i: toks[-1].i + 1].text
+        if len(phrase) > 2:
+            seen.setdefault(phrase, None)
+    return list(seen)
+
+
+class PhraseEmbedder:
+    """Embeds texts with KeyBERT's backend, caching phrase vectors (normalized)."""
+
+    def __init__(self, keybert, cache_size: int = 200_000, batch_size: int = 256):
+        self.kw = keybert
+        self.cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.cache_size = cache_size
+        self.batch_size = batch_size
+
+    def _embed(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
+        model = self.kw.model.embedding_model  # the SentenceTransformer behind KeyBERT's backend
+        # Shortest first: less padding per batch.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vecs = model.encode([texts[i] for i in order], batch_size=batch_size, show_progress_bar=False,
+                            normalize_embeddings=True, convert_to_numpy=True)
+        out = np.empty_like(vecs)
+        out[order] = vecs
+        return out
+
+    def phrases(self, phrases: Sequence[str]) -> dict[str, np.ndarray]:
+        todo = [p for p in dict.fromkeys(phrases) if p not in self.cache]
+        if todo:
+            for p, v in zip(todo, self._embed(todo, self.batch_size)):
+                self.cache[p] = v
+            while len(self.cache) > self.cache_size:
+                self.cache.popitem(last=False)
+        return {p: self.cache[p] for p in phrases}
+
+    def documents(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, 16)
+
+
+def rank(doc_vec: np.ndarray, phrases: Sequence[str], vecs: dict[str, np.ndarray], top_n: int = 10,
+         diversity: float = 0.3) -> tuple[dict[str, float], list[tuple[str, float]]]:
+    """Salience of every phrase, and the top key phrases picked with KeyBERT's MMR."""
+    if not phrases:
+        return {}, []
+    from keybert._mmr import mmr
+
+    mat = np.stack([vecs[p] for p in phrases])
+    sims = mat @ doc_vec
+    salience = {p: float(max(0.0, min(1.0, s))) for p, s in zip(phrases, sims)}
+    n = min(top_n, len(phrases))
+    picked = mmr(doc_vec.reshape(1, -1), mat, list(phrases), top_n=n, diversity=diversity)
+    return salience, [(p, round(float(s), 4)) for p, s in sorted(picked, key=lambda t: -t[1])]

@@ -1,0 +1,355 @@
+"""General textual cues for typed entity mentions in abstracts.
+
+No entity lists: every rule reads the shape of a name or the words around it.
+
+* acronym definitions ``Long Form (LF)`` (Schwartz & Hearst's letter
+  matching); the pair is typed by the long form's head noun, and every later
+  occurrence of the acronym gets the same type;
+* name-shaped words: CamelCase and inner capitals (``MinAtar``, ``LLaMA``),
+  letters with digits and versions (``Llama-3.1``, ``Flickr30K``), upper-case
+  words of four letters or more (``KIVI``), ``-Bench`` suites;
+* a head noun after names types them: ``the LLaMA and Mistral models``
+  (Method), ``the MinAtar suite`` / ``the X dataset`` (Dataset);
+* an apposition types its name: ``ThinK, a novel ... pruning method``;
+* ``we propose / introduce / present X`` makes X a Method (a Dataset when its
+  head says dataset or benchmark);
+* evaluation context: ``experiments on X``, ``evaluated on X and Y`` make
+  names there Datasets;
+* one type per name per abstract: a name typed by a cue keeps that type at
+  its other occurrences, and coordinated names (``X, Y and Z``) share it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+METHOD_HEADS = {
+    "model", "models", "method", "methods", "algorithm", "algorithms", "network", "networks", "architecture",
+    "architectures", "framework", "frameworks", "approach", "approaches", "technique", "techniques",
+    "optimizer", "optimizers", "transformer", "transformers", "encoder", "encoders", "decoder", "decoders",
+    "classifier", "classifiers", "estimator", "estimators", "system", "systems", "llm", "llms", "agent",
+    "agents", "policy", "policies", "family", "variant", "variants", "backbone", "backbones", "baseline",
+    "baselines", "procedure", "scheme", "strategy", "solver", "solvers", "descent", "gradient", "attention",
+    "learning", "regression", "sampler", "sampling", "embedding", "embeddings", "kernel", "machine", "machines",
+    "parser", "tagger", "pipeline", "module", "layer", "layers", "mechanism", "objective", "loss", "search",
+    "optimization", "decomposition", "inference", "distillation", "quantization", "pruning", "tuning",
+}
+DATASET_HEADS = {
+    "dataset", "datasets", "data", "benchmark", "benchmarks", "corpus", "corpora", "suite", "suites",
+    "treebank", "collection", "database", "databases", "environment", "environments", "testbed", "leaderboard",
+    "challenge", "split", "splits",
+}
+TASK_HEADS = {
+    "task", "tasks", "problem", "problems", "recognition", "detection", "segmentation", "classification",
+    "translation", "generation", "answering", "retrieval", "parsing", "summarization", "prediction",
+    "forecasting", "tracking", "reconstruction", "estimation", "understanding", "reasoning", "captioning",
+    "localization", "extraction", "labeling", "tagging", "alignment", "synthesis", "planning", "control",
+    "navigation", "completion", "editing", "recommendation", "identification", "verification",
+    "disambiguation", "resolution", "modeling", "modelling", "matching", "registration", "inpainting",
+    "denoising", "clustering", "compression", "transcription", "diagnosis",
+}
+METRIC_HEADS = {
+    "accuracy", "error", "rate", "score", "scores", "precision", "recall", "f1", "f-measure", "perplexity",
+    "bleu", "rouge", "auc", "auroc", "mae", "mse", "rmse", "psnr", "ssim", "fid", "iou", "map", "latency",
+    "throughput", "regret", "metric", "metrics", "likelihood", "similarity",
+}
+PROPOSE_VERBS = {"propose", "introduce", "present", "develop", "design", "release", "construct", "build",
+                 "curate", "create", "name", "call", "dub", "term"}
+EVAL_WORDS = re.compile(r"^(experiment|evaluat|test|result|benchmark|fine-?tun|train|perform|outperform|"
+                        r"achiev|state-of-the-art|sota|accurac|validat|demonstrat|empirical|show|trial)", re.I)
+
+# A word that looks like a name: inner capitals, letters with digits, many capitals, or a -Bench suite.
+_WORD = re.compile(r"(?<![\w\-.])([A-Za-z][A-Za-z0-9]*(?:[-.+/][A-Za-z0-9]+)*)(?![\w\-])")
+_ROMAN = re.compile(r"^[IVX]+$")
+COMMON_CAPS = {  # upper-case words that name no method, task or dataset
+    "I", "A", "AI", "ML", "GPU", "GPUs", "CPU", "CPUs", "TPU", "TPUs", "API", "APIs", "US", "USA", "UK", "EU",
+    "PDF", "URL", "HTTP", "JSON", "XML", "SQL", "RAM", "OK", "II", "III", "IV", "AND", "OR", "NOT", "ID", "IDs",
+    "PhD", "IoT", "TV", "LaTeX", "GitHub", "YouTube", "arXiv", "PyTorch", "TensorFlow",
+}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    start: int
+    end: int
+    type: str
+    score: float
+    source: str
+
+
+def name_strength(word: str) -> int:
+    """2: a word only a name looks like; 1: a short acronym; 0: an ordinary word."""
+    if word in COMMON_CAPS or len(word) < 2:
+        return 0
+    core = word.rstrip("s") if len(word) > 3 and word[-1] == "s" and word[:-1].isupper() else word
+    letters = [c for c in core if c.isalpha()]
+    if not letters:
+        return 0
+    if re.search(r"[-]?Bench$", word) and len(word) > 5:
+        return 2
+    first = core.split("-")[0]
+    if "-" in core and first[:1].islower() and not any(c.isupper() or c.isdigit() for c in first):
+        return 0  # "human-AI", "text-to-3D": an ordinary word with a name inside
+    has_digit = any(c.isdigit() for c in core)
+    inner_upper = any(c.isupper() for c in core[1:]) and any(c.islower() for c in core)
+    upper = sum(c.isupper() for c in letters)
+    if inner_upper:
+        if re.fullmatch(r"[A-Z]{2}[a-z]{2,}", core):
+            return 0  # "REward": capitals marking an acronym's letters
+        return 2
+    if has_digit and len(letters) >= 2 and upper >= 1:
+        return 2  # Llama-3.1, Flickr30K, GPT-4, ResNet-50, T5 is 1 letter: not taken
+    if upper == len(letters):
+        if _ROMAN.match(core):
+            return 0
+        return 2 if len(letters) >= 4 else 1
+    return 0
+
+
+def _capitalised_neighbour(tok) -> bool:
+    """Part of a multi-word capitalised name ("Latent Optimal Linear")?"""
+    doc = tok.doc
+    for j in (tok.i - 1, tok.i + 1):
+        if 0 <= j < len(doc) and doc[j].text[:1].isupper() and doc[j].is_alpha and not doc[j].is_sent_start:
+            return True
+    return False
+
+
+_LIST_INTRO = re.compile(r"(\w+)\s*(?:,|:|\()?\s*(?:\*?(?:i\.e\.|e\.g\.)\*?,?|such as|including|like|namely|"
+                         r"for example,?|for instance,?)?\s*(?:the\s+)?\*?$", re.I)
+
+
+def _head_type(word: str) -> str | None:
+    w = word.lower()
+    if w in DATASET_HEADS:
+        return "Dataset"
+    if w in METRIC_HEADS:
+        return "Metric"
+    if w in TASK_HEADS:
+        return "Task"
+    if w in METHOD_HEADS:
+        return "Method"
+    return None
+
+
+def phrase_type(text: str) -> str | None:
+    """The type a noun phrase's last word suggests ("... pruning method" -> Method)."""
+    words = re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text)
+    if not words:
+        return None
+    last = words[-1].lower()
+    t = _head_type(last)
+    if t is None and last.endswith("bench"):
+        return "Dataset"
+    return t
+
+
+# --------------------------------------------------------------------------- acronyms
+_ACRO = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-.+/]{0,14}?)\s*\)")
+
+
+def _best_long_form(words: list[tuple[int, int, str]], acro: str) -> int | None:
+    """Index of the first word of the long form (Schwartz & Hearst 2003), or None."""
+    letters = [c.lower() for c in acro if c.isalnum()]
+    if not letters or not letters[0].isalpha():
+        return None
+    text = " ".join(w for _, _, w in words).lower()
+    # Map text positions back to word indices.
+    starts = []
+    pos = 0
+    for _, _, w in words:
+        starts.append(pos)
+        pos += len(w) + 1
+    si = len(letters) - 1
+    li = len(text) - 1
+    while si >= 0:
+        c = letters[si]
+        while li >= 0 and (text[li] != c or (si == 0 and li > 0 and text[li - 1].isalnum())):
+            li -= 1
+        if li < 0:
+            return None
+        li -= 1
+        si -= 1
+    first = li + 1
+    for i in range(len(starts) - 1, -1, -1):
+        if starts[i] <= first:
+            return i
+    return None
+
+
+def acronym_pairs(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """(long-form span, acronym span) for each ``Long Form (LF)`` in the text."""
+    pairs = []
+    for m in _ACRO.finditer(text):
+        acro = m.group(1)
+        core = acro[:-1] if acro.endswith("s") and len(acro) > 2 else acro
+        if not any(c.isupper() for c in core) or sum(c.isalpha() for c in core) < 2:
+            continue
+        if len(core) > 10 or " " in acro:
+            continue
+        left = text[max(0, m.start() - 160): m.start()]
+        offset = max(0, m.start() - 160)
+        # Words of the same clause before the parenthesis.
+        clause_start = max(left.rfind(". "), left.rfind(", "), left.rfind("; "), left.rfind(": "),
+                           left.rfind("("), left.rfind(")"))
+        words = [(offset + w.start(), offset + w.end(), w.group(0))
+                 for w in re.finditer(r"\S+", left[clause_start + 1:] if clause_start >= 0 else left)]
+        if clause_start >= 0:
+            words = [(s + clause_start + 1, e + clause_start + 1, w) for s, e, w in words]
+        n_letters = sum(c.isalpha() for c in core)
+        words = words[-min(n_letters + 5, n_letters * 2):]
+        if not words:
+            continue
+        i = _best_long_form(words, core)
+        if i is None:
+            continue
+        long_words = words[i:]
+        # Trim a leading determiner or preposition the letter match may have swallowed.
+        while long_words and long_words[0][2].lower() in {"the", "a", "an", "of", "and", "our", "its", "their",
+                                                          "this", "for", "in", "on", "we", "is", "are", "called",
+                                                          "named", "termed", "dubbed", "propose", "introduce"}:
+            long_words = long_words[1:]
+        if not long_words or len(long_words) < 2 and len(core) > 3:
+            continue
+        ls, le = long_words[0][0], long_words[-1][1]
+        while le > ls and not text[le - 1].isalnum():
+            le -= 1
+        if le - ls < len(core):
+            continue
+        pairs.append(((ls, le), (m.start(1), m.start(1) + len(acro))))
+    return pairs
+
+
+# --------------------------------------------------------------------------- the rules
+def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) -> list[Candidate]:
+    """Rule candidates of one parsed abstract (a spaCy Doc with a parse)."""
+    text = doc.text
+    ner_types = ner_types or {}
+    cands: dict[tuple[int, int], Candidate] = {}
+    name_type: dict[str, tuple[str, float, str]] = {}  # surface -> (type, score, source) from a cue
+
+    def add(start: int, end: int, etype: str, score: float, source: str) -> None:
+        key = (start, end)
+        old = cands.get(key)
+        if old is None or old.score < score:
+            cands[key] = Candidate(start, end, etype, score, source)
+
+    def token_at(char: int):
+        sp = doc.char_span(char, char + 1, alignment_mode="expand")
+        return sp[0] if sp is not None and len(sp) else None
+
+    # 1. Acronym definitions.
+    acro_type: dict[str, str] = {}
+    for (ls, le), (as_, ae) in acronym_pairs(text):
+        long_text = text[ls:le]
+        etype = ner_types.get((ls, le)) or phrase_type(long_text)
+        if etype is None:
+            # A name-like long form ("Latent Optimal Linear combinations") is a method in an abstract.
+            etype = "Method"
+        add(ls, le, etype, 0.85, "rule:acronym")
+        add(as_, ae, etype, 0.85, "rule:acronym")
+        acro_type[text[as_:ae]] = etype
+        name_type.setdefault(text[as_:ae], (etype, 0.8, "rule:acronym"))
+
+    # 2. Name-shaped words and the cues around them.
+    long_spans = [(ls, le) for (ls, le), _ in acronym_pairs(text)]
+    urls = [(u.start(), u.end()) for u in re.finditer(r"\S*(?:://|www\.)\S*", text)]
+    names = []
+    for m in _WORD.finditer(text):
+        w = m.group(1)
+        if any(a <= m.start() < b for a, b in long_spans + urls):
+            continue
+        strength = name_strength(w)
+        if strength == 0 and m.start() > 0:
+            tok = token_at(m.start())
+            # A capitalised proper noun inside a sentence ("Mistral") counts when a cue types it.
+            if tok is not None and tok.pos_ == "PROPN" and not tok.is_sent_start and w[0].isupper() \
+                    and w.isalpha() and len(w) > 2 and not _capitalised_neighbour(tok):
+                strength = -1
+        if strength != 0:
+            names.append((m.start(), m.end(), w, strength))
+
+    for start, end, w, strength in names:
+        tok = token_at(start)
+        if tok is None:
+            continue
+        cue = None
+        score = 0.0
+        # Suffix cue: a -Bench suite.
+        if re.search(r"Bench$", w) and len(w) > 5:
+            cue, score = "Dataset", 0.9
+        # Head noun after the name (walking over names, commas and conjunctions).
+        if cue is None:
+            j = tok.i + 1
+            end_tok = doc.char_span(start, end, alignment_mode="expand")
+            if end_tok is not None:
+                j = end_tok.end
+            while j < len(doc) and (doc[j].pos_ in ("PROPN", "CCONJ", "NUM") or doc[j].text in {",", "-", "/"}
+                                    or name_strength(doc[j].text) > 0) and j - tok.i < 8:
+                j += 1
+            if j < len(doc):
+                ht = _head_type(doc[j].text)
+                if ht in ("Method", "Dataset") and doc[j].pos_ in ("NOUN", "PROPN"):
+                    cue, score = ht, 0.85
+        # A head noun introducing a list: "two retrieval benchmarks, i.e., X and Y", "models such as X".
+        if cue is None:
+            lm = _LIST_INTRO.search(text[max(0, start - 60):start])
+            if lm and lm.group(0).strip() != lm.group(1):
+                ht = _head_type(lm.group(1))
+                if ht in ("Method", "Dataset"):
+                    cue, score = ht, 0.8
+        if strength < 0 and cue is None:
+            continue  # a plain proper noun needs a head-noun cue
+        # Apposition: "X, a novel ... method".
+        if cue is None:
+            after = text[end:end + 120]
+            am = re.match(r"\s*,\s*(?:a|an|the)\s+([^,.;:()]{1,100}?)\s+(\w+)(?=[\s,.;:)])", after)
+            if am:
+                ht = _head_type(am.group(2))
+                if ht in ("Method", "Dataset"):
+                    cue, score = ht, 0.85
+        # "we propose X"
+        if cue is None:
+            before = text[max(0, start - 40):start].lower()
+            if re.search(r"\b(?:we|paper|work)\s+(?:also\s+)?(?:%s)(?:e|s|ed|d)?\s+(?:a\s+|an\s+|the\s+)?"
+                         r"(?:new\s+|novel\s+)?(?:\w+\s+){0,2}$" % "|".join(v.rstrip("e") for v in PROPOSE_VERBS),
+                         before) or re.search(r"\b(?:called|named|termed|dubbed)\s+$", before):
+                cue, score = "Method", 0.8
+        # Evaluation context: "experiments on X", "evaluated on X and Y".
+        if cue is None:
+            sent = tok.sent
+            k = tok.i - 1
+            while k >= sent.start and (doc[k].text in {",", "and", "or", "the"} or name_strength(doc[k].text) != 0
+                                       or doc[k].pos_ == "PROPN"):
+                k -= 1
+            if k >= sent.start and doc[k].lower_ in {"on", "across"}:
+                window = doc[max(sent.start, k - 8):k]
+                if any(EVAL_WORDS.match(t.text) for t in window):
+                    cue, score = "Dataset", 0.7
+        if cue is not None:
+            name_type.setdefault(w, (cue, score, "rule:cue"))
+            # Coordinated names share a cue-given type.
+
+    # Coordination: X, Y and Z share the type of any cued member.
+    changed = True
+    while changed:
+        changed = False
+        for i, (s1, e1, w1, _) in enumerate(names):
+            if w1 not in name_type:
+                continue
+            for s2, e2, w2, _ in names[i + 1:i + 2] + names[max(0, i - 1):i]:
+                if w2 in name_type:
+                    continue
+                gap = text[min(e1, e2):max(s1, s2)]
+                if re.fullmatch(r"\s*(?:,\s*(?:and|or)?|and|or)\s*", gap):
+                    t, sc, _ = name_type[w1]
+                    name_type[w2] = (t, sc - 0.05, "rule:coordination")
+                    changed = True
+
+    for start, end, w, strength in names:
+        if w in name_type:
+            t, sc, src = name_type[w]
+            add(start, end, t, sc, src)
+        elif strength == 2:
+            add(start, end, "Method", 0.6, "rule:name")
+    return sorted(cands.values(), key=lambda c: (c.start, -c.end))

