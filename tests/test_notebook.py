@@ -1,0 +1,24 @@
+"""The worked notebook runs top to bottom without an error, as CI's user would run it."""
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat", reason="notebook runner not installed (pip install -e '.[test]')")
+nbclient = pytest.importorskip("nbclient", reason="notebook runner not installed (pip install -e '.[test]')")
+
+NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "iclr2025_walkthrough.ipynb"
+
+
+def test_notebook_is_stored_without_outputs():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    assert all(not c.get("outputs") and c.get("execution_count") is None for c in nb.cells if c.cell_type == "code")
+
+
+def test_walkthrough_notebook_executes(tmp_path):
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                     resources={"metadata": {"path": str(NOTEBOOK.parent)}})
+    client.execute()  # raises CellExecutionError naming the failing cell
+    text = "\n".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    assert "19 papers" in text
+    assert "shared:" in text
