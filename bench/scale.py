@@ -1,0 +1,99 @@
+#!/usr/bin/env python
+"""Cold builds of growing corpora: time, peak memory, and query latency on the result (issue 6).
+
+    python bench/scale.py --sizes 1000 10000            # the linearity check (10k/1k time ratio)
+    python bench/scale.py --sizes 100000 --workers 2    # the 100k run (about an hour on 2 cores)
+
+Each size is a replicated corpus (SciERC + seed abstracts, permuted copies with distinct ids,
+bench/corpora.py), built cold by the real CLI in a child process (`kg build --no-cache`); peak RSS
+is the child's, read from the kernel after it exits. On each build it then times every
+`queries/*.cypher` on the embedded store (in process, after opening it) and `kg related` as a
+user runs it (a whole CLI process). Prints one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from corpora import replicate, write_jsonl  # noqa: E402
+
+
+def build_child(corpus: Path, out: Path, workers: int) -> dict:
+    cmd = [sys.executable, "-m", "kg", "build", str(corpus), "--out", str(out), "--no-cache", "--quiet",
+           "--workers", str(workers)]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    if proc.returncode != 0:
+        sys.exit(f"bench: build failed: {proc.stderr.strip()[-2000:]}")
+    # Children are built in ascending size, so the largest child so far is this one.
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return {"seconds": round(dt, 1), "peak_rss_mb": round(peak_kb / 1024), "summary": proc.stdout.splitlines()[:5]}
+
+
+def time_queries(build: Path) -> dict:
+    from kg.querying import read_query
+    from kg.store import Store
+
+    out = {}
+    with Store(build / "store") as store:
+        paper = store.query("MATCH (p:Paper)-[:USES]->(:Method) RETURN p.id LIMIT 1").rows[0][0]
+        for q in sorted((ROOT / "queries").glob("*.cypher")):
+            t0 = time.perf_counter()
+            rows = store.query(read_query(str(q)), {"paper": paper}).rows
+            out[q.name] = {"seconds": round(time.perf_counter() - t0, 3), "rows": len(rows)}
+    return out
+
+
+def time_related(build: Path) -> dict:
+    from kg.store import Store
+
+    with Store(build / "store") as store:
+        paper = store.query("MATCH (p:Paper)-[:RELATED_TO]->(:Paper) RETURN p.id LIMIT 1").rows[0][0]
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "kg", "related", paper, "--db", str(build)], cwd=ROOT,
+                          capture_output=True, text=True)
+    return {"cli_seconds": round(time.perf_counter() - t0, 3), "ok": proc.returncode == 0}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--keep", type=Path, default=None, help="keep the builds under this folder")
+    args = ap.parse_args()
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = args.keep or Path(tmp)
+        for n in sorted(args.sizes):
+            corpus = base / f"scale{n}.jsonl"
+            write_jsonl(replicate(n), corpus)
+            build = base / f"build{n}"
+            r = build_child(corpus, build, args.workers)
+            r["abstracts_per_s"] = round(n / r["seconds"], 1)
+            r["queries"] = time_queries(build)
+            r["related"] = time_related(build)
+            results[n] = r
+            print(json.dumps({n: r}), file=sys.stderr)
+    sizes = sorted(results)
+    report = {"workers": args.workers, "cpus": os.cpu_count(), "results": results}
+    if len(sizes) > 1:
+        a, b = sizes[0], sizes[-1]
+        report["time_ratio"] = {f"{b}/{a}": round(results[b]["seconds"] / results[a]["seconds"], 2),
+                                "size_ratio": b / a}
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
