@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import re
 import unicodedata
@@ -123,11 +124,21 @@ def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
     return _text_records(text)
 
 
+def _lines(text: str) -> list[str]:
+    """The file's lines as editors count them: split at a newline only.
+
+    ``str.splitlines`` also breaks at U+2028, U+0085, form feeds and other
+    characters that JSON strings and CSV cells may hold raw, which would cut
+    a record in two and number every later line wrongly.
+    """
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def _text_records(text: str) -> Iterator[tuple[int, dict]]:
     paragraphs: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 1
-    for i, line in enumerate(text.splitlines(), 1):
+    for i, line in enumerate(_lines(text), 1):
         if line.strip():
             if not current:
                 start = i
@@ -147,7 +158,7 @@ def _text_records(text: str) -> Iterator[tuple[int, dict]]:
 
 
 def _jsonl_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
-    for i, line in enumerate(text.splitlines(), 1):
+    for i, line in enumerate(_lines(text), 1):
         if not line.strip():
             continue
         try:
@@ -171,7 +182,9 @@ def _json_array_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
 
 def _csv_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
     csv.field_size_limit(2**31 - 1)  # long abstracts are data, not an attack on the reader
-    reader = csv.DictReader(text.splitlines(keepends=True))
+    # newline="" as the csv module asks: quoted cells keep their line breaks, and only
+    # CR, LF and CRLF end a row (not U+2028 and the like, as splitlines would).
+    reader = csv.DictReader(io.StringIO(text, newline=""))
     columns = [c.strip().lower() for c in (reader.fieldnames or [])]
     if "abstract" not in columns and "text" not in columns:
         raise KgError(f"{path}:1: CSV has no 'abstract' column (columns: {', '.join(columns) or 'none'})")
@@ -205,10 +218,13 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
         warn(f"{where}: abstract has {len(words):,} words; truncated to the first {MAX_WORDS:,}")
         abstract = " ".join(words[:MAX_WORDS])
     text = clean_latex(abstract)
+    if not text:
+        warn(f"{where}: abstract is only markup (no text left after removing LaTeX/HTML); skipped")
+        return None
     if not _looks_english(text):
         warn(f"{where}: abstract does not look like English; extraction may find little")
     given_id = _text_field(rec.get("id"))
-    title = _text_field(rec.get("title")) or derive_title(text)
+    title = _one_line(_text_field(rec.get("title"))) or derive_title(text)
     return Paper(
         id=given_id or paper_id(text),
         title=title,
@@ -248,6 +264,11 @@ def _text_field(v: object) -> str | None:
         return None
     s = str(v).strip()
     return s or None
+
+
+def _one_line(s: str | None) -> str | None:
+    # Titles are shown in one-line tables and messages: fold line breaks and runs of space.
+    return " ".join(s.split()) or None if s else None
 
 
 def _list_field(v: object) -> tuple[str, ...]:

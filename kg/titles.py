@@ -21,7 +21,8 @@ def derive_title(text: str) -> str:
         acro = _ACRONYM.search(window)
         if acro and "." not in window[: acro.start()]:
             return acro.group(1)
-    return first_clause(text)
+    # Never empty for a non-empty abstract ("." or "(1)" have no clause).
+    return first_clause(text) or " ".join(text.split()[:_MAX_WORDS])
 
 
 def _is_name(word: str) -> bool:
