@@ -5,7 +5,8 @@ A paper's *concepts* come from the graph alone: the entities it mentions
 Paper node. Exact entity names are rarely shared between abstracts, so each
 phrase is also canonicalised into the concepts it implies (see ``_derive``):
 
-* its key: case, plural and determiner folded (``kg.resolve.normalize``);
+* its key: case, plural, a leading determiner and word endings folded
+  (Snowball stems: "parsing"/"parse", "translation"/"translate" meet);
   every alias of the entity too, so an acronym used alone still matches;
 * broader concepts: the phrase without generic tail words and its suffixes
   ("statistical machine translation system" -> "statistical machine
@@ -34,16 +35,19 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import networkx as nx
+import snowballstemmer
 
 from kg import schema
 from kg.errors import KgError
 from kg.graph import papers_of
-from kg.resolve import normalize, singular
+from kg.resolve import singular
 
 KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
 
@@ -72,7 +76,8 @@ _STOP = frozenset(
     """a an the of for in on with from to by using via and or as at into over under
     between through than its their our this that these those is are be we""".split()
 )
-_SPLIT_PREP = re.compile(r"\s+(?:of|for|in|on|with|from|to|by|using|via|over|under)\s+")
+_DETERMINERS = frozenset("a an the this these that those our its their".split())
+_SPLIT_PREP = re.compile(r"\s+(?:of|for|in|on|with|from|to|by|using|via|over|under)\s+", re.I)
 _WORD = re.compile(r"[\w][\w\-+.']*[\w+]|[\w]")
 
 
@@ -100,45 +105,65 @@ class RelatedPaper:
         }
 
 
-def _words(text: str) -> list[str]:
-    return [singular(w) for w in _WORD.findall(normalize(text))]
+@dataclass(frozen=True)
+class _Word:
+    stem: str  # what concepts are compared by: lower case, singular, Snowball stem
+    low: str  # lower-case singular, what the stop and generic lists are checked on
+    surface: str  # as written, for display
 
 
-def _content(word: str) -> bool:
-    return word not in _STOP and word not in GENERIC and not word.isdigit() and len(word) > 1
+@lru_cache(maxsize=None)
+def _stemmer():
+    return snowballstemmer.stemmer("english")
 
 
-def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, float]:
-    """Concept key -> strength for one entity or key phrase (module doc)."""
-    out: dict[str, float] = {}
+@lru_cache(maxsize=200_000)
+def _words(text: str) -> tuple[_Word, ...]:
+    raw = _WORD.findall(unicodedata.normalize("NFKC", text))
+    if len(raw) > 1 and raw[0].lower() in _DETERMINERS:
+        raw = raw[1:]
+    out = []
+    for w in raw:
+        low = singular(w.lower()) if not w.isupper() else w.lower()
+        # Stems fold "parsing"/"parse" and "translation"/"translate" into one concept.
+        out.append(_Word(_stemmer().stemWord(low), low, w))
+    return tuple(out)
 
-    def put(words: list[str], w: float) -> None:
-        key = " ".join(words)
+
+def _content(word: _Word) -> bool:
+    return word.low not in _STOP and word.low not in GENERIC and not word.low.isdigit() and len(word.low) > 1
+
+
+def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, str]]:
+    """Concept key -> (strength, surface) for one entity or key phrase (module doc)."""
+    out: dict[str, tuple[float, str]] = {}
+
+    def put(words: tuple[_Word, ...], w: float) -> None:
         if not words or (len(words) == 1 and not _content(words[0])):
             return
-        if all(x in _STOP or x in GENERIC for x in words):
+        if all(x.low in _STOP or x.low in GENERIC for x in words):
             return
-        if out.get(key, 0.0) < w:
-            out[key] = w
+        key = " ".join(x.stem for x in words)
+        if key not in out or out[key][0] < w:
+            out[key] = (w, " ".join(x.surface for x in words))
 
     for form in (phrase, *aliases):
-        words = _words(form)
-        put(words, W_PHRASE)
-    parts = [_words(p) for p in _SPLIT_PREP.split(normalize(phrase))]
-    for i, words in enumerate(parts):
+        put(_words(form), W_PHRASE)
+    parts = [_words(p) for p in _SPLIT_PREP.split(phrase.strip())]
+    for words in parts:
         if len(parts) > 1:
             put(words, W_BROADER)
         # Drop generic tail words: "machine translation system" -> "machine translation" (the
         # same concept), but "language model" -> "language" is only a broader one.
         full = len(words)
-        while len(words) > 1 and words[-1] in GENERIC:
+        while len(words) > 1 and words[-1].low in GENERIC:
             words = words[:-1]
         same = len(parts) == 1 and (len(words) == full or len(words) > 1)
         for j in range(len(words)):
             put(words[j:], W_PHRASE if (j == 0 and same) else W_BROADER)
         for w in words[:-1]:
             if _content(w):
-                put([w], W_DOMAIN)
+                put((w,), W_DOMAIN)
     return out
 
 
@@ -169,20 +194,19 @@ class ConceptIndex:
             feats: dict[str, float] = {}
 
             def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = ()) -> None:
-                for key, w in _derive(phrase, aliases).items():
+                for key, (w, surface) in _derive(phrase, aliases).items():
                     w *= scale
                     if feats.get(key, 0.0) < w:
                         feats[key] = w
                     # The display name of a concept is its commonest surface form.
-                    if w >= W_PHRASE * scale and " ".join(_words(phrase)) == key:
-                        name_votes[key][phrase.strip()] += 1
+                    name_votes[key][surface] += 1
                     type_votes[key][ctype] += 2 if ctype != KEY_CONCEPT else 1
 
             for _, eid, edata in g.out_edges(pid, data=True):
                 if edata.get("type") not in mention_types:
                     continue
                 ent = g.nodes[eid]
-                entities.setdefault(" ".join(_words(ent.get("name") or "")), eid)
+                entities.setdefault(" ".join(x.stem for x in _words(ent.get("name") or "")), eid)
                 add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or ())
             for phrase in data.get("key_concepts") or ():
                 add(phrase, KEY_CONCEPT, W_KEY_CONCEPT)

@@ -114,9 +114,13 @@
       details.appendChild(el("p", {"class": "meta", text: d.type + " · in " + d.papers + " paper" + (d.papers === 1 ? "" : "s") +
                                                        (d.aliases && d.aliases.length > 1 ? " · also written: " + d.aliases.join(", ") : "")}));
       details.appendChild(links);
-      if (d.paperList) {
-        details.appendChild(el("h3", {text: "Papers using it"}));
-        details.appendChild(el("ul", {}, d.paperList.map(function (p) { return el("li", {}, [linkTo(p.id, p.title)]); })));
+      // The concept page lists every paper; elsewhere, the papers drawn next to it.
+      var users = d.paperList || network.getConnectedNodes(id).filter(function (x) {
+        return byId[x] && byId[x].group === "Paper";
+      }).map(function (x) { return {id: x, title: byId[x].info.title}; });
+      if (users.length) {
+        details.appendChild(el("h3", {text: d.paperList ? "Papers using it" : "Papers using it (drawn here)"}));
+        details.appendChild(el("ul", {}, users.map(function (p) { return el("li", {}, [linkTo(p.id, p.title)]); })));
       }
       if (d.cooccurs) {
         details.appendChild(el("h3", {text: "Co-occurs with"}));

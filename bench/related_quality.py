@@ -1,0 +1,148 @@
+"""Related-paper quality: kg's shared-concept ranking vs a TF-IDF baseline vs random, side by side.
+
+Builds the graph of every SciERC abstract (train + dev, ids = doc_key) the way
+`kg build` does (same extractor, resolution and graph), takes each paper's top k,
+and counts how often a neighbour comes from the paper's research community
+(the venue groups of ../shared/bench/README.md). A paper with fewer than k
+explained neighbours (no shared concept) counts the missing slots as misses.
+The TF-IDF baseline ranks the same abstracts by cosine of scikit-learn TF-IDF
+vectors; random draws k other papers (mean over seeds).
+
+    python bench/related_quality.py                 # the real extracted graph (cached extraction)
+    python bench/related_quality.py --gold          # scaffold: graph of the gold SciERC entities
+
+Prints one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kg.corpus import Corpus, read_corpus  # noqa: E402
+from kg.graph import build_graph  # noqa: E402
+from kg.records import Extraction, Mention  # noqa: E402
+from kg.related import related_all  # noqa: E402
+from kg.resolve import resolve  # noqa: E402
+
+COMMUNITIES = {
+    "vision": ("CVPR", "ICCV", "ECCV"),
+    "speech": ("INTERSPEECH", "ICASSP"),
+    "learning": ("NIPS", "ICML", "AAAI", "IJCAI"),
+}
+
+
+def community(doc_key: str) -> str:
+    """Venue community of a SciERC doc_key; a bare ACL Anthology id (or IJCNLP) is ACL-family language."""
+    prefix = doc_key.split("_", 1)[0]
+    for name, venues in COMMUNITIES.items():
+        if prefix in venues:
+            return name
+    return "language"
+
+
+def precision(neighbours: dict[str, list[str]], comm: dict[str, str], k: int) -> float:
+    hits = sum(sum(comm[n] == comm[p] for n in ns[:k]) for p, ns in neighbours.items())
+    return hits / (k * len(neighbours))  # missing neighbours are misses
+
+
+def per_community(neighbours: dict[str, list[str]], comm: dict[str, str], k: int) -> dict[str, float]:
+    groups: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    for p, ns in neighbours.items():
+        groups[comm[p]][p] = ns
+    return {c: round(precision(g, comm, k), 4) for c, g in sorted(groups.items())}
+
+
+def gold_extractions(files: list[Path]) -> list[Extraction]:
+    """Extractions made of the gold annotations (scaffold; the issue's 'gold' graph)."""
+    from kg.scierc import TYPE_MAP, read_scierc
+
+    out = []
+    for f in files:
+        for doc in read_scierc(f):
+            ms = tuple(Mention(e.text, e.type, e.start, e.end, "", 1.0, "gold")
+                       for e in doc.entities if e.type in TYPE_MAP.values())
+            out.append(Extraction(doc.doc_key, ms))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--scierc", type=Path, default=ROOT.parent / "shared" / "bench" / "scierc")
+    ap.add_argument("-k", type=int, default=5)
+    ap.add_argument("--gold", action="store_true", help="graph of the gold entity annotations, not extraction")
+    ap.add_argument("--no-keybert", action="store_true", help="extract without KeyBERT key concepts")
+    ap.add_argument("--cache", type=Path, default=ROOT / ".kg-cache", help="extraction cache folder")
+    ap.add_argument("--seeds", type=int, default=20, help="random baseline: mean over this many seeds")
+    args = ap.parse_args()
+
+    files = [args.scierc / "train.json", args.scierc / "dev.json"]
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        print(json.dumps({"skipped": f"SciERC not found: {', '.join(missing)}"}))
+        return
+    t0 = time.perf_counter()
+    papers = [p for f in files for p in read_corpus(f).papers]
+    corpus = Corpus(name="scierc", path=args.scierc, papers=papers)
+    if args.gold:
+        extractions, graph_kind = gold_extractions(files), "gold SciERC entities (scaffold)"
+    else:
+        from kg.pipeline import BuildOptions, extract_corpus
+
+        opts = BuildOptions(use_keybert=not args.no_keybert, cache_dir=args.cache, progress=False)
+        extractions, _ = extract_corpus(corpus, opts)
+        graph_kind = "extracted (kg.extract.Extractor, KeyBERT %s)" % ("off" if args.no_keybert else "on")
+    t_extract = time.perf_counter() - t0
+    g = build_graph(papers, extractions, resolve(papers, extractions))
+    comm = {p.id: community(p.id) for p in papers}
+    ids = [p.id for p in papers]
+    k = args.k
+
+    t = time.perf_counter()
+    rows = related_all(g, k)
+    t_kg = time.perf_counter() - t
+    kg = {p: [r.id for r in rows[p]] for p in ids}
+    unexplained = sum(1 for p in ids for r in rows[p] if not r.shared)
+
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.metrics.pairwise import cosine_similarity
+
+    tfidf = TfidfVectorizer(stop_words="english", sublinear_tf=True).fit_transform([p.text for p in papers])
+    sim = cosine_similarity(tfidf)
+    tf = {}
+    for i, p in enumerate(ids):
+        sim[i, i] = -1.0
+        tf[p] = [ids[j] for j in sim[i].argsort()[::-1][:k]]
+
+    rand = []
+    for seed in range(args.seeds):
+        rng = random.Random(seed)
+        rand.append(precision({p: rng.sample([q for q in ids if q != p], k) for p in ids}, comm, k))
+
+    print(json.dumps({
+        "benchmark": "related papers: same-community precision@k on SciERC train+dev",
+        "graph": graph_kind,
+        "papers": len(ids),
+        "k": k,
+        "entities": g.number_of_nodes() - len(ids),
+        "mentions_per_paper": round(sum(len(e.mentions) for e in extractions) / max(len(ids), 1), 2),
+        "key_concepts_per_paper": round(sum(len(e.key_concepts) for e in extractions) / max(len(ids), 1), 2),
+        "precision_at_k": {"kg": round(precision(kg, comm, k), 4), "tfidf": round(precision(tf, comm, k), 4),
+                           "random": round(sum(rand) / len(rand), 4)},
+        "per_community": {"kg": per_community(kg, comm, k), "tfidf": per_community(tf, comm, k)},
+        "kg_papers_with_fewer_than_k_explained": sum(1 for p in ids if len(kg[p]) < k),
+        "kg_unexplained_neighbours": unexplained,
+        "community_sizes": {c: sum(1 for p in ids if comm[p] == c) for c in sorted(set(comm.values()))},
+        "seconds": {"read_and_extract": round(t_extract, 1), "kg_ranking": round(t_kg, 2)},
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+"""The views as a person uses them: in headless Chromium, opened from disk, offline.
+
+Needs Debian's chromium (/usr/bin/chromium) and Playwright for Python; the
+browser is never downloaded. Screenshots of every view are saved under the
+pytest tmp dir (the path is printed) for a person to look at.
+"""
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from kg.related import related
+from kg.view import concept_page, paper_page, write_views
+from tests.test_view import HOSTILE, view_corpus
+
+CHROMIUM = "/usr/bin/chromium"
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright for Python is not installed")
+if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+    pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)", allow_module_level=True)
+
+pytestmark = pytest.mark.slow
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    g = view_corpus()
+    out = tmp_path_factory.mktemp("site")
+    write_views(g, out)
+    shots = tmp_path_factory.mktemp("screenshots")
+    print(f"\nscreenshots: {shots}")
+    return g, out, shots
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    with playwright.sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True, args=ARGS,
+            viewport={"width": 1400, "height": 860},
+        )
+        yield ctx
+        ctx.close()
+
+
+class Opened:
+    """A page opened from disk, with what it logged and tried to fetch."""
+
+    def __init__(self, ctx, path: Path):
+        self.page = ctx.new_page()
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.dialogs: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.goto(path.as_uri())
+        self.wait_ready()
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        # Polled from outside: the page's CSP forbids the eval that wait_for_function needs.
+        t0 = time.monotonic()
+        while not self.page.evaluate("() => !!(window.kgView && window.kgView.ready)"):
+            assert time.monotonic() - t0 < timeout, f"{self.page.url}: layout never settled; errors {self.errors}"
+            time.sleep(0.1)
+
+    def js(self, expr: str):
+        return self.page.evaluate(f"() => {expr}")
+
+    def close(self):
+        self.page.close()
+
+
+def check_clean(v: Opened) -> None:
+    assert v.errors == [], v.errors
+    assert v.dialogs == [], "a script from the corpus ran"
+    assert all(u.startswith(("file:", "data:")) for u in v.requests), v.requests
+
+
+def test_overview_loads_clean_and_draws_every_node(site, browser):
+    g, out, shots = site
+    v = Opened(browser, out / "index.html")
+    check_clean(v)
+    assert v.js("kgView.nodes.length") == g.number_of_nodes()
+    assert v.js("kgView.network.physics.physicsEnabled") is False  # settled, then stopped
+    legend = v.page.locator("#legend-items .legend-item")
+    assert legend.count() == len({d["label"] for _, d in g.nodes(data=True)})
+    v.page.screenshot(path=str(shots / "overview.png"))
+    v.close()
+
+
+def test_search_focuses_the_node_and_shows_it(site, browser):
+    g, out, shots = site
+    v = Opened(browser, out / "index.html")
+    v.page.fill("#search", "europarl")
+    v.page.press("#search", "Enter")
+    assert v.js("kgView.network.getSelectedNodes()") == ["Dataset:europarl"]
+    assert v.page.locator("#details h2").inner_text() == "Europarl"
+    time.sleep(0.6)  # the focus animation
+    scale = v.js("kgView.network.getScale()")
+    assert scale == pytest.approx(1.3, rel=0.05)
+    v.page.screenshot(path=str(shots / "overview-search.png"))
+    check_clean(v)
+    v.close()
+
+
+def test_type_filter_hides_and_shows_a_type(site, browser):
+    g, out, _ = site
+    v = Opened(browser, out / "index.html")
+    n_methods = sum(1 for _, d in g.nodes(data=True) if d["label"] == "Method")
+    visible = "kgView.nodes.get({filter: n => !n.hidden}).length"
+    v.page.uncheck('#legend-items input[data-type="Method"]')
+    assert v.js(visible) == g.number_of_nodes() - n_methods
+    v.page.check('#legend-items input[data-type="Method"]')
+    assert v.js(visible) == g.number_of_nodes()
+    v.close()
+
+
+def test_hostile_abstract_shows_as_text(site, browser):
+    g, out, shots = site
+    v = Opened(browser, out / "index.html")
+    v.js('kgView.showDetails("evil")')
+    assert HOSTILE in v.page.locator("#details .abstract").inner_text()
+    assert v.page.locator("#details img").count() == 0
+    assert v.page.locator('#details a[href^="javascript"]').count() == 0
+    check_clean(v)
+    v = Opened(browser, out / "views" / paper_page("evil"))
+    check_clean(v)
+    v.close()
+
+
+def test_paper_view_shows_related_papers_and_links_to_them(site, browser):
+    g, out, shots = site
+    expected = related(g, "mt", k=10)
+    v = Opened(browser, out / "views" / paper_page("mt"))
+    check_clean(v)
+    items = v.page.locator("#details li.related-paper")
+    assert items.count() == len(expected) > 0
+    assert items.first.get_attribute("data-id") == expected[0].id == "mt2"
+    assert "BLEU" in items.first.inner_text()
+    ids = set(v.js("kgView.nodes.getIds()"))
+    assert {"mt"} | {r.id for r in expected} | {"Metric:bleu"} <= ids
+    v.page.screenshot(path=str(shots / "paper-mt.png"))
+    items.first.locator("a").first.click()
+    v.page.wait_for_load_state()
+    assert v.page.url.endswith(paper_page("mt2"))
+    v.wait_ready()
+    check_clean(v)
+    v.close()
+
+
+def test_concept_view_lists_its_papers_and_links_back(site, browser):
+    g, out, shots = site
+    v = Opened(browser, out / "views" / concept_page("Metric:bleu"))
+    check_clean(v)
+    assert v.js("kgView.nodes.length") == 1 + 2 + 3  # BLEU, its two papers, their three other concepts
+    links = v.page.locator("#details ul li a")
+    assert sorted(links.all_inner_texts()) == sorted(g.nodes[p]["title"] for p in ("mt", "mt2"))
+    v.page.screenshot(path=str(shots / "concept-bleu.png"))
+    v.page.click("text=← overview")
+    v.page.wait_for_load_state()
+    assert v.page.url.endswith("/index.html")
+    v.close()

@@ -1,0 +1,176 @@
+"""The HTML views: self-contained, escaped, linked to each other, within the node budget."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kg.cli.app import app
+from kg.errors import KgError
+from kg.graph import build_graph, entities_of, papers_of
+from kg.graphio import write_json
+from kg.resolve import resolve
+from kg.view import concept_page, find_concept, paper_page, write_views
+from tests.helpers import extraction, paper
+
+HOSTILE = '</script><script>alert("pwned")</script><img src=x onerror=alert(1)>'
+
+
+def view_corpus():
+    """Five papers: two on mirror descent, two on translation, one with a hostile abstract and URL."""
+    specs = [
+        ("pmd", "Policy Mirror Descent (PMD) converges fast on MinAtar.",
+         [("Policy Mirror Descent", "Method"), ("PMD", "Method"), ("MinAtar", "Dataset")]),
+        ("pmd2", "We analyse Policy Mirror Descent for reinforcement learning.",
+         [("Policy Mirror Descent", "Method"), ("reinforcement learning", "Task")]),
+        ("mt", "Neural machine translation with attention, scored by BLEU.",
+         [("Neural machine translation", "Task"), ("BLEU", "Metric")]),
+        ("mt2", "Statistical machine translation on Europarl, scored by BLEU.",
+         [("Statistical machine translation", "Task"), ("Europarl", "Dataset"), ("BLEU", "Metric")]),
+        ("evil", f"Reinforcement learning on MinAtar. {HOSTILE}",
+         [("Reinforcement learning", "Task"), ("MinAtar", "Dataset")]),
+    ]
+    papers, exs = [], []
+    for pid, text, ents in specs:
+        p = paper(pid, text, title=HOSTILE if pid == "evil" else text.split(" with")[0].split(" on ")[0])
+        if pid == "evil":
+            p = type(p)(**{**p.__dict__, "url": "javascript:alert(1)"})
+        papers.append(p)
+        exs.append(extraction(p, *ents))
+    return build_graph(papers, exs, resolve(papers, exs))
+
+
+def page_data(path: Path) -> dict:
+    html = path.read_text(encoding="utf-8")
+    m = re.search(r'<script id="kg-data" type="application/json">(.*?)</script>', html, re.S)
+    assert m, f"{path}: no data block"
+    return json.loads(m.group(1))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    g = view_corpus()
+    out = tmp_path_factory.mktemp("build")
+    index = write_views(g, out)
+    return g, out, index
+
+
+def all_pages(out: Path) -> list[Path]:
+    return [out / "index.html", *sorted((out / "views").glob("*.html"))]
+
+
+def test_every_paper_and_concept_has_a_page(built):
+    g, out, index = built
+    assert index == out / "index.html" and index.is_file()
+    for pid in papers_of(g):
+        assert (out / "views" / paper_page(pid)).is_file()
+    for eid in entities_of(g):
+        assert (out / "views" / concept_page(eid)).is_file()
+
+
+def test_pages_fetch_nothing_from_the_network(built):
+    _, out, _ = built
+    for page in all_pages(out):
+        html = page.read_text(encoding="utf-8")
+        # No script, style sheet, image or frame from anywhere but the page itself or views/lib.
+        assert not re.search(r'(?:src|href)\s*=\s*["\']?\s*(?:https?:)?//', html, re.I), page
+        assert not re.search(r"@import|url\(\s*['\"]?(?:https?:)?//", html, re.I), page
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "new vis.Network" in index
+    assert len(index) > 400_000  # vis-network is inlined: the overview is one file
+    for name in ("vis-network.min.js", "vis-network.min.css", "kg-view.js", "kg-view.css"):
+        assert (out / "views" / "lib" / name).is_file()
+
+
+def test_hostile_text_is_escaped_everywhere(built):
+    _, out, _ = built
+    for page in all_pages(out):
+        html = page.read_text(encoding="utf-8")
+        assert 'alert("pwned")</script>' not in html and "<img src=x" not in html, page
+    data = page_data(out / "index.html")
+    evil = next(n for n in data["nodes"] if n["id"] == "evil")
+    assert HOSTILE in evil["info"]["abstract"]  # kept as text, shown as text
+    assert evil["info"]["url"] is None  # a javascript: URL never becomes a link
+
+
+def test_overview_colours_shapes_and_sizes_by_type(built):
+    g, out, _ = built
+    data = page_data(out / "index.html")
+    assert len(data["nodes"]) == g.number_of_nodes()
+    groups = data["options"]["groups"]
+    assert len({groups[t]["shape"] for t in groups}) == len(groups)
+    assert len({groups[t]["color"]["background"] for t in groups}) == len(groups)
+    bleu = next(n for n in data["nodes"] if n["id"] == "Metric:bleu")
+    europarl = next(n for n in data["nodes"] if n["id"] == "Dataset:europarl")
+    assert bleu["value"] > europarl["value"]  # in two papers vs one
+    assert {x["type"] for x in data["legend"]} == {g.nodes[n]["label"] for n in g}
+    assert data["options"]["physics"]["stabilization"]["enabled"]
+
+
+def test_links_between_pages_resolve(built):
+    g, out, _ = built
+    views = out / "views"
+    paper = page_data(views / paper_page("mt"))
+    hrefs = [n["info"]["href"] for n in paper["nodes"]]
+    hrefs += [s["href"] for r in paper["related"]["mt"] for s in r["shared"] if s["href"]]
+    assert any(h.startswith("concept-") for h in hrefs)
+    for h in hrefs:
+        assert (views / h).is_file(), h
+    concept = page_data(views / concept_page("Metric:bleu"))
+    users = concept["nodes"][0]["info"]["paperList"]
+    assert {u["id"] for u in users} == {"mt", "mt2"}
+    for n in concept["nodes"]:
+        assert (views / n["info"]["href"]).is_file()
+    index = page_data(out / "index.html")
+    for n in index["nodes"]:
+        assert (out / n["info"]["href"]).is_file()
+
+
+def test_paper_page_lists_its_related_papers(built):
+    g, out, _ = built
+    data = page_data(out / "views" / paper_page("mt"))
+    rows = data["related"]["mt"]
+    assert rows[0]["id"] == "mt2"
+    assert {s["name"] for s in rows[0]["shared"]} & {"BLEU", "machine translation"}
+    assert "mt2" in {n["id"] for n in data["nodes"]}
+
+
+def test_over_budget_overview_keeps_the_connected_and_says_what_is_left_out(tmp_path):
+    g = view_corpus()
+    write_views(g, tmp_path, budget=8)
+    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    data = page_data(tmp_path / "index.html")
+    assert len(data["nodes"]) <= 8
+    assert "Left out" in html and "budget 8" in html
+    drawn = {n["id"] for n in data["nodes"]}
+    assert "Metric:bleu" in drawn  # in two papers
+    assert "Dataset:europarl" not in drawn  # in one
+    assert any(s["id"] == "Dataset:europarl" for s in data["search"])  # still findable
+
+
+def test_find_concept_by_name_alias_or_id():
+    g = view_corpus()
+    assert find_concept(g, "bleu") == "Metric:bleu"
+    assert find_concept(g, "Metric:bleu") == "Metric:bleu"
+    assert find_concept(g, "PMD") == "Method:policy mirror descent"
+    with pytest.raises(KgError, match="no concept named"):
+        find_concept(g, "quantum gravity")
+
+
+def test_cli_view_prints_the_page_it_wrote(tmp_path):
+    g = view_corpus()
+    (tmp_path / "build.json").write_text("{}", encoding="utf-8")
+    write_json(g, tmp_path / "graph.json")
+    runner = CliRunner()
+    res = runner.invoke(app, ["view", str(tmp_path), "--paper", "mt2"])
+    assert res.exit_code == 0, res.output
+    assert Path(res.output.strip()) == (tmp_path / "views" / paper_page("mt2")).resolve()
+    res = runner.invoke(app, ["view", "--db", str(tmp_path), "--concept", "bleu"])
+    assert Path(res.output.strip()).name == concept_page("Metric:bleu")
+    res = runner.invoke(app, ["view", str(tmp_path)])
+    assert Path(res.output.strip()) == (tmp_path / "index.html").resolve()
+    res = runner.invoke(app, ["view", str(tmp_path), "--concept", "nothing like it"])
+    assert isinstance(res.exception, KgError)
