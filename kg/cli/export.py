@@ -1,2 +1,114 @@
-"""kg export: commands registered on kg.cli.app.app."""
-from kg.cli.app import app  # noqa: F401
+"""kg export neo4j | neo4j-import | cypher: the three routes into Neo4j."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from tqdm import tqdm
+
+from kg.builds import Build
+from kg.cli.app import app
+from kg.cli.common import DbOption, build_from
+from kg.errors import KgError
+from kg.export import cypher_script, neo4j_import
+from kg.export.neo4j_bolt import DEFAULT_BATCH_BYTES, DEFAULT_BATCH_SIZE, BoltOptions, BoltTarget, export_bolt, plan
+from kg.export.rows import ExportGraph, export_graph
+
+export_app = typer.Typer(
+    help="Move a build's graph into Neo4j: live over Bolt, as neo4j-admin import CSVs, or as a Cypher script.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(export_app, name="export")
+
+BuildArg = Annotated[
+    Path | None,
+    typer.Argument(help="Build directory (same as --db; default: the most recent build).", show_default=False),
+]
+
+
+def _load(build_dir: Path | None, db: Path | None) -> tuple[Build, ExportGraph]:
+    if build_dir is not None and db is not None and build_dir != db:
+        raise KgError(f"two builds given: {build_dir} and --db {db}; pass one")
+    build = build_from(build_dir or db)
+    return build, export_graph(build.graph())
+
+
+def _counts(title: str, counts: dict[str, int]) -> str:
+    return f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.items())
+
+
+@export_app.command("neo4j")
+def neo4j_command(
+    build_dir: BuildArg = None,
+    db: DbOption = None,
+    uri: Annotated[str, typer.Option(envvar="NEO4J_URI", help="Bolt URI of the server.")] = "bolt://localhost:7687",
+    user: Annotated[str, typer.Option(envvar="NEO4J_USER", help="User name.")] = "neo4j",
+    password: Annotated[str | None, typer.Option(envvar="NEO4J_PASSWORD", show_default=False,
+                                                 help="Password (none: connect without authentication).")] = None,
+    database: Annotated[str | None, typer.Option(envvar="NEO4J_DATABASE", show_default=False,
+                                                 help="Database (default: the server's default).")] = None,
+    batch_size: Annotated[int, typer.Option(help="Rows per transaction, at most.")] = DEFAULT_BATCH_SIZE,
+    batch_bytes: Annotated[int, typer.Option(help="Encoded Bolt message bytes per transaction, at most.")]
+    = DEFAULT_BATCH_BYTES,
+    replace: Annotated[bool, typer.Option("--replace", help="First delete every node with one of kg's labels.")]
+    = False,
+) -> None:
+    """Load the graph into a running Neo4j over Bolt (idempotent: re-running adds no duplicates).
+
+    \b
+    Examples:
+      kg export neo4j --uri bolt://localhost:7687 --user neo4j --password secret
+      NEO4J_PASSWORD=secret kg export neo4j exports/iclr2025_abstracts --replace
+    """
+    build, eg = _load(build_dir, db)
+    target = BoltTarget(uri=uri, user=user, password=password, database=database)
+    options = BoltOptions(batch_size=batch_size, batch_bytes=batch_bytes, replace=replace)
+    the_plan = plan(eg, options)  # a row over --batch-bytes is reported before connecting
+    with tqdm(total=the_plan.rows, unit="row", desc=f"export to {uri}", leave=False) as bar:
+        report = export_bolt(the_plan, target, options, progress=bar.update)
+    typer.echo(f"exported {build.path} to {uri} ({report.server})")
+    if report.deleted:
+        typer.echo(f"--replace deleted {report.deleted} nodes first")
+    for action in report.schema_actions:
+        typer.echo(f"created {action}")
+    typer.echo(f"{report.batches} batches committed, {report.rows} rows written")
+    typer.echo(_counts("nodes in the database", report.nodes))
+    typer.echo(_counts("relationships in the database", report.relationships))
+    if report.nodes != eg.node_counts():
+        typer.echo("note: the database holds other nodes with kg's labels too (use --replace to clear them)", err=True)
+
+
+@export_app.command("neo4j-import")
+def neo4j_import_command(
+    build_dir: BuildArg = None,
+    db: DbOption = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Folder to write (default: BUILD_DIR/neo4j-import).",
+                                             show_default=False)] = None,
+) -> None:
+    """Write CSV files for `neo4j-admin database import full`, and a README with the exact command."""
+    build, eg = _load(build_dir, db)
+    folder = out or build.path / "neo4j-import"
+    written = neo4j_import.write_import(eg, folder)
+    typer.echo(f"wrote {len(written.files)} CSV files to {folder}")
+    typer.echo(_counts("nodes", eg.node_counts()))
+    typer.echo(_counts("relationships", eg.relationship_counts()))
+    typer.echo(f"import with (Neo4j stopped): {written.command}")
+
+
+@export_app.command("cypher")
+def cypher_command(
+    build_dir: BuildArg = None,
+    db: DbOption = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Script to write (default: BUILD_DIR/neo4j.cypher).",
+                                             show_default=False)] = None,
+) -> None:
+    """Write one .cypher script that recreates the graph: `cypher-shell -f FILE`."""
+    build, eg = _load(build_dir, db)
+    path = out or build.path / "neo4j.cypher"
+    statements = cypher_script.write_script(eg, path)
+    typer.echo(f"wrote {path} ({statements} statements)")
+    typer.echo(_counts("nodes", eg.node_counts()))
+    typer.echo(_counts("relationships", eg.relationship_counts()))
+    typer.echo(f"run with: cypher-shell -a bolt://localhost:7687 -u neo4j -p PASSWORD -f {path}")

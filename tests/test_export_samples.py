@@ -1,0 +1,68 @@
+"""Graphs the export tests share, built from hand-made records (no models), and a check that
+they cover every label, relationship type and property kind the exports must carry."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+
+from kg import schema
+from kg.builds import GRAPH_JSON, MANIFEST
+from kg.graph import build_graph
+from kg.graphio import write_json
+from kg.records import Paper
+from kg.resolve import resolve
+from tests.helpers import extraction, paper, small_corpus
+
+# Text a Cypher literal, a CSV field or a Bolt string must carry unchanged.
+AWKWARD = 'It\'s a "quoted" back\\slash, a tab\there;\nnew line, é ü 中文 😀, $param, {brace}, // not a comment; MATCH'
+
+
+def sample_graph(extra_papers: int = 0) -> nx.DiGraph:
+    """small_corpus plus a paper with every optional field and awkward text, RELATED_TO edges,
+    and ``extra_papers`` filler papers (to make many batches)."""
+    papers, extractions = small_corpus()
+    rich = Paper(
+        id="p4", title="A title with 'quotes'", abstract=AWKWARD + " We use BERT on SQuAD.",
+        text=AWKWARD + " We use BERT on SQuAD.", source="test:p4", authors=("Ada Lovelace", "Алан Тьюринг"),
+        year=2025, venue="ICLR", url="https://example.org/p4?a=1&b=2", keywords=("graphs", "a;b"),
+    )
+    papers.append(rich)
+    extractions.append(extraction(rich, ("BERT", "Method"), ("SQuAD", "Dataset"),
+                                  key_concepts=[("bert", 0.9), ("squad", 0.5)]))
+    for i in range(extra_papers):
+        p = paper(f"x{i:04d}", f"Filler paper {i} applies PMD to reinforcement learning.")
+        papers.append(p)
+        extractions.append(extraction(p, ("PMD", "Method"), ("reinforcement learning", "Task")))
+    g = build_graph(papers, extractions, resolve(papers, extractions))
+    g.add_edge("p1", "p2", type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent", "MinAtar"])
+    g.add_edge("p2", "p1", type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent"])
+    g.add_edge("p3", "p1", type=schema.RELATED_REL, score=0.125, rank=2, shared=[])
+    return g
+
+
+def write_build(g: nx.DiGraph, path: Path) -> Path:
+    """A build directory the CLI accepts: graph.json and a build.json manifest (kg.builds)."""
+    path.mkdir(parents=True, exist_ok=True)
+    write_json(g, path / GRAPH_JSON)
+    (path / MANIFEST).write_text(json.dumps({"corpus": "export-test", "papers": len(g)}), encoding="utf-8")
+    return path
+
+
+def test_sample_covers_every_label_type_and_property_kind():
+    g = sample_graph()
+    labels = {d["label"] for _, d in g.nodes(data=True)}
+    types = {d["type"] for _, _, d in g.edges(data=True)}
+    assert labels == set(schema.NODE_LABELS)
+    assert types == {t for t, _, _ in schema.relationship_types()}
+    rich = g.nodes["p4"]
+    assert rich["year"] == 2025 and rich["authors"] and rich["venue"] and rich["key_concepts"]
+    assert g.nodes["p1"]["year"] is None  # an absent value the exports must leave out
+
+
+def test_write_build_is_a_build(tmp_path):
+    from kg.builds import open_build
+
+    b = open_build(write_build(sample_graph(), tmp_path / "b"))
+    assert nx.utils.graphs_equal(b.graph(), sample_graph())
