@@ -109,6 +109,20 @@ def test_search_focuses_the_node_and_shows_it(site, browser):
     v.close()
 
 
+def test_hover_shows_the_abstract_in_a_tooltip(site, browser):
+    g, out, shots = site
+    v = Opened(browser, out / "index.html")
+    box = v.page.locator("#network canvas").bounding_box()
+    pos = v.js('kgView.network.canvasToDOM(kgView.network.getPositions(["mt2"])["mt2"])')
+    v.page.mouse.move(box["x"] + pos["x"], box["y"] + pos["y"])
+    tip = v.page.locator("div.vis-tooltip")
+    tip.wait_for(state="visible", timeout=5000)
+    assert "Europarl" in tip.inner_text() and "paper view" in tip.inner_text()
+    v.page.screenshot(path=str(shots / "overview-tooltip.png"))
+    check_clean(v)
+    v.close()
+
+
 def test_type_filter_hides_and_shows_a_type(site, browser):
     g, out, _ = site
     v = Opened(browser, out / "index.html")

@@ -45,7 +45,7 @@ class _Builder:
             return self.prefix + paper_page(node_id)
         return self.prefix + concept_page(node_id)
 
-    def node(self, nid: str, value: float, **extra) -> None:
+    def node(self, nid: str, value: float, label: str | None = None, **extra) -> None:
         d = self.g.nodes[nid]
         label_type = d["label"]
         st = style_of(label_type)
@@ -53,13 +53,13 @@ class _Builder:
             info = {"type": "Paper", "id": nid, "title": d.get("title") or nid, "abstract": d.get("abstract") or "",
                     "authors": list(d.get("authors") or []), "year": d.get("year"), "venue": d.get("venue"),
                     "url": _safe_url(d.get("url")), "href": self.href(nid)}
-            label = _short(d.get("title") or nid, 42)
+            shown = _short(d.get("title") or nid, 42)
         else:
             info = {"type": label_type, "id": nid, "name": d.get("name") or nid,
                     "aliases": list(d.get("aliases") or []), "papers": d.get("papers", 0), "href": self.href(nid)}
-            label = _short(d.get("name") or nid, 40)
+            shown = _short(d.get("name") or nid, 40)
         info.update(extra.pop("info", {}))
-        self.net.add_node(nid, label=label, shape=st.shape, color=st.color, value=value, group=label_type,
+        self.net.add_node(nid, label=shown if label is None else label, shape=st.shape, color=st.color, value=value, group=label_type,
                           info=info, **extra)
 
     def edge(self, u: str, v: str, **opts) -> None:
@@ -79,11 +79,13 @@ class _Builder:
 def _options(n_nodes: int) -> dict:
     # Stabilise off screen, then kg-view.js switches physics off: the layout settles and stays.
     iterations = max(150, min(600, 250_000 // max(n_nodes, 1)))
+    # Big graphs are seen zoomed out: hub labels must be large to stay readable; small ones are not.
+    label_max = 18 if n_nodes <= 60 else 28 if n_nodes <= 300 else 40
     return {
         "autoResize": True,
         "nodes": {"borderWidth": 1, "font": {"size": 13, "face": "system-ui, sans-serif", "strokeWidth": 3},
                   "scaling": {"min": 8, "max": 36,
-                              "label": {"enabled": True, "min": 11, "max": 20, "drawThreshold": 6}}},
+                              "label": {"enabled": True, "min": 12, "max": label_max, "drawThreshold": 5}}},
         "edges": {"color": {"color": "#c3cad1", "highlight": "#0969da", "hover": "#57606a"},
                   "smooth": False, "width": 1, "arrows": {"to": {"enabled": False}},
                   "selectionWidth": 2},
@@ -113,9 +115,11 @@ def _mention_edge(b: _Builder, u: str, v: str) -> None:
     b.edge(u, v, title=f"{d['type']} ({d.get('mentions', 1)}× in the abstract)", width=1)
 
 
-def _related_edge(b: _Builder, u: str, row: RelatedPaper) -> None:
+def _related_edge(b: _Builder, u: str, row: RelatedPaper, faint: bool = False) -> None:
     names = ", ".join(s.name for s in row.shared[:4])
-    b.edge(u, row.id, dashes=True, width=1 + 4 * min(row.score, 1.0), color={"color": "#6ea8d8", "opacity": 0.8},
+    # Faint in the overview, where hundreds of them would drown the paper-concept edges.
+    b.edge(u, row.id, dashes=True, width=(1 if faint else 1 + 4 * min(row.score, 1.0)),
+           color={"color": "#6ea8d8", "opacity": 0.35 if faint else 0.8},
            title=f"related, score {row.score:.3f}: {names}")
 
 
@@ -155,7 +159,9 @@ def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
     else:
         keep_ents = ents
     for p in keep_papers:
-        b.node(p, value=max(degree[p], 1) + len(related.get(p, ())),
+        # Unlabelled: hundreds of titles would hide the concept names, which are what one scans
+        # an overview for; the title is in the tooltip and the details panel.
+        b.node(p, value=max(degree[p], 1) / 2, label=" ",
                info={"concepts": _concept_chips(b, _entities_of_paper(g, p))})
     for e in keep_ents:
         b.node(e, value=g.nodes[e].get("papers", 1))
@@ -166,7 +172,7 @@ def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
     for p in keep_papers:
         for row in related.get(p, ()):
             if row.id in kept and not (row.id in related and any(r.id == p for r in related[row.id]) and row.id < p):
-                _related_edge(b, p, row)
+                _related_edge(b, p, row, faint=True)
     note = ""
     left_papers, left_ents = len(papers) - len(keep_papers), len(ents) - len(keep_ents)
     if left_papers or left_ents:

@@ -58,7 +58,7 @@
     // Stop the simulation once laid out: nodes stay where they are (no endless jiggling).
     network.setOptions({physics: false});
     if (KG.focus && byId[KG.focus]) network.selectNodes([KG.focus]);
-    network.fit();
+    network.fit({maxZoomLevel: 1.2});
     document.getElementById("loading").classList.add("done");
     view.ready = true;
   }
