@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from itertools import islice
@@ -38,7 +39,10 @@ class Extractor:
     """
 
     def __init__(self, use_keybert: bool = True, workers: int = 1, batch_size: int = 64, top_n: int = 10,
-                 use_ner: bool = True, use_rules: bool = True):
+                 use_ner: bool = True, use_rules: bool = True, embedder: str = "static"):
+        if embedder not in models.EMBEDDERS:
+            raise ValueError(f"embedder must be one of {models.EMBEDDERS}")
+        self.embedder = embedder
         self.use_keybert = use_keybert
         self.workers = max(1, int(workers))
         self.batch_size = batch_size
@@ -50,7 +54,7 @@ class Extractor:
     @property
     def version(self) -> str:
         parts = [LOGIC_VERSION, _source_digest(), models.weights_digest() if self.use_ner else "no-ner",
-                 models.SPACY_MODEL, f"kb{int(self.use_keybert)}", f"r{int(self.use_rules)}", f"top{self.top_n}"]
+                 models.SPACY_MODEL, f"kb{int(self.use_keybert)}{self.embedder}", f"r{int(self.use_rules)}", f"top{self.top_n}"]
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
     # ------------------------------------------------------------------ models
@@ -59,7 +63,7 @@ class Extractor:
 
     def _emb(self):
         if self._embedder is None:
-            self._embedder = keyphrases.PhraseEmbedder(models.load_keybert())
+            self._embedder = keyphrases.PhraseEmbedder(models.load_keybert(self.embedder))
         return self._embedder
 
     # ------------------------------------------------------------------ extraction
@@ -88,29 +92,90 @@ class Extractor:
             bar.close()
 
     def _mentions(self, doc) -> list[Mention]:
+        """Merge NER spans and rule candidates into the mentions of one abstract.
+
+        * the NER's spans stand; a rule candidate on the same span confirms it
+          (higher score) or, when the rule is a strong cue, retypes it;
+        * a strong rule name inside an NER span that is only that name plus a
+          generic head ("the LLaMA and Mistral models") replaces the span by
+          the names themselves;
+        * an acronym definition the NER read as one span ("Long Form (LF)")
+          takes the type the rule gives the pair when the NER has none better;
+        * other rule candidates fill the gaps the NER left;
+        * finally one surface form keeps one type in one abstract (the
+          type with the highest total score wins).
+        """
         text = doc.text
-        spans: dict[tuple[int, int], tuple[str, float, str]] = {}
+        spans: dict[tuple[int, int], list] = {}  # (start, end) -> [type, score, source]
         if self.use_ner:
             for ent in doc.ents:
                 if ent.label_ in ENTITY_TYPES:
-                    spans[(ent.start_char, ent.end_char)] = (ent.label_, NER_BASE_SCORE, "ner")
+                    spans[(ent.start_char, ent.end_char)] = [ent.label_, NER_BASE_SCORE, "ner"]
         if self.use_rules:
-            ner_types = {k: v[0] for k, v in spans.items()}
-            ner_list = sorted(spans)
-            for c in rules.find_candidates(doc, ner_types):
+            cands = rules.find_candidates(doc, {k: v[0] for k, v in spans.items()})
+            cand_keys = {(c.start, c.end): c for c in cands}
+            # Coordinations the NER read as one span are split when a conjunct is a rule name:
+            # "Flickr30K and MS-COCO" -> both; "LLaMA and Mistral models" -> "LLaMA", "Mistral models".
+            for k in list(spans):
+                seg = text[k[0]:k[1]]
+                if not re.search(r",|\band\b|\bor\b", seg):
+                    continue
+                parts, pos = [], k[0]
+                for m in re.finditer(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", seg):
+                    parts.append((pos, k[0] + m.start()))
+                    pos = k[0] + m.end()
+                parts.append((pos, k[1]))
+                parts = [p for p in parts if p[1] > p[0]]
+                named = [p for p in parts if p in cand_keys]
+                if not named or len(parts) < 2:
+                    continue
+                t, sc, src = spans.pop(k)
+                cue = max(named, key=lambda p: cand_keys[p].score)
+                new_t = cand_keys[cue].type if cand_keys[cue].score >= 0.8 else t
+                for p in parts:
+                    spans[p] = [cand_keys[p].type if p in cand_keys else new_t, sc, src + "+split"]
+            ner_keys = sorted(spans)
+            for c in cands:
                 key = (c.start, c.end)
                 if key in spans:
-                    t, s, src = spans[key]
+                    t, sc, src = spans[key]
                     if c.type != t and c.score >= 0.8:
-                        spans[key] = (c.type, max(s, c.score), c.source)
-                    else:
-                        spans[key] = (t, min(1.0, max(s, c.score) + 0.1), src + "+" + c.source)
+                        spans[key] = [c.type, max(sc, c.score), src + "+" + c.source]
+                    elif c.type == t:
+                        spans[key] = [t, min(1.0, max(sc, c.score) + 0.1), src + "+" + c.source]
                     continue
-                overlapping = [k for k in ner_list if k[0] < c.end and c.start < k[1]]
+                overlapping = [k for k in ner_keys if k[0] < c.end and c.start < k[1]]
                 if not overlapping:
-                    spans[key] = (c.type, c.score, c.source)
+                    spans[key] = [c.type, c.score, c.source]
+                    continue
+                for k in overlapping:
+                    if k not in spans:
+                        continue
+                    inside = k[0] <= c.start and c.end <= k[1]
+                    rest = (text[k[0]:c.start] + " " + text[c.end:k[1]]).strip()
+                    if inside and c.score >= 0.8 and c.source != "rule:acronym" and "(" not in rest \
+                            and rules.only_generic(rest):
+                        # "Mistral models": keep the span and add the name itself.
+                        spans[key] = [c.type, max(c.score, NER_BASE_SCORE), "ner+" + c.source]
+                    elif c.source == "rule:acronym" and k[0] == c.start and c.score >= 0.8 \
+                            and re.match(r"\s*\(", text[c.end:k[1]]):
+                        if spans[k][0] != c.type:
+                            spans[k] = [c.type, max(spans[k][1], c.score), spans[k][2] + "+" + c.source]
+                        if not re.fullmatch(r"\s*\([^()]*\)", text[c.end:k[1]]):
+                            # "Policy Mirror Descent (PMD) variants": the defined name itself too.
+                            spans[key] = [c.type, c.score, c.source]
+        # One type per surface form per abstract.
+        votes: dict[str, dict[str, float]] = {}
+        for (s, e), (t, sc, _) in spans.items():
+            form = text[s:e].lower()
+            votes.setdefault(form, {}).setdefault(t, 0.0)
+            votes[form][t] += sc
         out = []
         for (s, e), (t, score, src) in sorted(spans.items()):
+            v = votes[text[s:e].lower()]
+            best = max(v, key=lambda x: (v[x], x))
+            if best != t:
+                t, src = best, src + "+unified"
             while e > s and text[e - 1] in " ,;:":
                 e -= 1
             if e <= s:

@@ -45,11 +45,14 @@ class PhraseEmbedder:
         self.batch_size = batch_size
 
     def _embed(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
-        model = self.kw.model.embedding_model  # the SentenceTransformer behind KeyBERT's backend
+        backend = self.kw.model  # KeyBERT's embedding backend
+        if hasattr(backend, "encode_kwargs"):  # sentence-transformers: batch size, no progress bar
+            backend.encode_kwargs.update(batch_size=batch_size)
         # Shortest first: less padding per batch.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        vecs = model.encode([texts[i] for i in order], batch_size=batch_size, show_progress_bar=False,
-                            normalize_embeddings=True, convert_to_numpy=True)
+        vecs = np.asarray(backend.embed([texts[i] for i in order]), dtype=np.float32)
+        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+        vecs = vecs / np.where(norms == 0, 1, norms)
         out = np.empty_like(vecs)
         out[order] = vecs
         return out

@@ -55,7 +55,7 @@ METRIC_HEADS = {
 }
 PROPOSE_VERBS = {"propose", "introduce", "present", "develop", "design", "release", "construct", "build",
                  "curate", "create", "name", "call", "dub", "term"}
-EVAL_WORDS = re.compile(r"^(experiment|evaluat|test|result|benchmark|fine-?tun|train|perform|outperform|"
+EVAL_WORDS = re.compile(r"\b(experiment|evaluat|test|result|benchmark|fine-?tun|train|perform|outperform|"
                         r"achiev|state-of-the-art|sota|accurac|validat|demonstrat|empirical|show|trial)", re.I)
 
 # A word that looks like a name: inner capitals, letters with digits, many capitals, or a -Bench suite.
@@ -130,6 +130,19 @@ def _head_type(word: str) -> str | None:
     if w in METHOD_HEADS:
         return "Method"
     return None
+
+
+GENERIC_HEADS = {"model", "models", "llm", "llms", "family", "families", "series", "dataset", "datasets",
+                 "benchmark", "benchmarks", "suite", "suites", "environment", "environments", "corpus",
+                 "corpora", "baseline", "baselines", "backbone", "backbones", "and", "or", ",", "the", "a",
+                 "an", "framework", "method", "methods", "algorithm", "algorithm", "variants", "variant",
+                 "architecture", "architectures", "network", "networks", "base", "large", "small"}
+
+
+def only_generic(rest: str) -> bool:
+    """True when what is left of a span beside a name is only determiners, conjunctions and generic heads."""
+    words = re.findall(r"\w[\w\-.]*|,", rest)
+    return all(w.lower() in GENERIC_HEADS or name_strength(w) > 0 for w in words)
 
 
 def phrase_type(text: str) -> str | None:
@@ -220,6 +233,14 @@ def acronym_pairs(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     return pairs
 
 
+_PROPOSE_BEFORE = re.compile(r"\b(?:we|paper|work)\s+(?:also\s+|first\s+|then\s+)?(?:%s)(?:e|s|ed|d)?\s+"
+                             r"(?:a\s+|an\s+|the\s+)?(?:new\s+|novel\s+)?(?:\w+\s+){0,2}$"
+                             % "|".join(v.rstrip("e") for v in PROPOSE_VERBS))
+MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December"}
+PLURAL_HEADS = {"models", "datasets", "benchmarks", "environments", "suites", "corpora", "families", "llms"}
+
+
 # --------------------------------------------------------------------------- the rules
 def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) -> list[Candidate]:
     """Rule candidates of one parsed abstract (a spaCy Doc with a parse)."""
@@ -244,8 +265,15 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
         long_text = text[ls:le]
         etype = ner_types.get((ls, le)) or phrase_type(long_text)
         if etype is None:
-            # A name-like long form ("Latent Optimal Linear combinations") is a method in an abstract.
-            etype = "Method"
+            # An untyped long form is a method when the abstract presents it as one:
+            # "We propose Latent Optimal Linear combinations (LOL) as a general-purpose method".
+            before = text[max(0, ls - 60):ls].lower()
+            after = text[ae:ae + 80]
+            am = re.match(r"\)?\s*(?:,\s*)?(?:as|is|,)\s+(?:a|an|the)\s+(?:[\w\-]+\s+){0,4}?(\w+)\b", after)
+            if _PROPOSE_BEFORE.search(before) or (am and _head_type(am.group(1)) == "Method"):
+                etype = "Method"
+            else:
+                continue
         add(ls, le, etype, 0.85, "rule:acronym")
         add(as_, ae, etype, 0.85, "rule:acronym")
         acro_type[text[as_:ae]] = etype
@@ -264,7 +292,7 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
             tok = token_at(m.start())
             # A capitalised proper noun inside a sentence ("Mistral") counts when a cue types it.
             if tok is not None and tok.pos_ == "PROPN" and not tok.is_sent_start and w[0].isupper() \
-                    and w.isalpha() and len(w) > 2 and not _capitalised_neighbour(tok):
+                    and w.isalpha() and len(w) > 2 and not _capitalised_neighbour(tok) and w not in MONTHS:
                 strength = -1
         if strength != 0:
             names.append((m.start(), m.end(), w, strength))
@@ -289,7 +317,8 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
                 j += 1
             if j < len(doc):
                 ht = _head_type(doc[j].text)
-                if ht in ("Method", "Dataset") and doc[j].pos_ in ("NOUN", "PROPN"):
+                if ht in ("Method", "Dataset") and (doc[j].pos_ in ("NOUN", "PROPN") or ht == "Dataset") \
+                        and (strength > 0 or doc[j].lower_ in PLURAL_HEADS):
                     cue, score = ht, 0.85
         # A head noun introducing a list: "two retrieval benchmarks, i.e., X and Y", "models such as X".
         if cue is None:
@@ -308,12 +337,14 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
                 ht = _head_type(am.group(2))
                 if ht in ("Method", "Dataset"):
                     cue, score = ht, 0.85
+        # "builds on X", "based on X": a method reused.
+        if cue is None and re.search(r"\b(?:builds?|built|based|relies|rely|relying|extends?|extending)\s+"
+                                     r"(?:up)?on\s+(?:the\s+)?$", text[max(0, start - 40):start], re.I):
+            cue, score = "Method", 0.8
         # "we propose X"
         if cue is None:
             before = text[max(0, start - 40):start].lower()
-            if re.search(r"\b(?:we|paper|work)\s+(?:also\s+)?(?:%s)(?:e|s|ed|d)?\s+(?:a\s+|an\s+|the\s+)?"
-                         r"(?:new\s+|novel\s+)?(?:\w+\s+){0,2}$" % "|".join(v.rstrip("e") for v in PROPOSE_VERBS),
-                         before) or re.search(r"\b(?:called|named|termed|dubbed)\s+$", before):
+            if _PROPOSE_BEFORE.search(before) or re.search(r"\b(?:called|named|termed|dubbed)\s+$", before):
                 cue, score = "Method", 0.8
         # Evaluation context: "experiments on X", "evaluated on X and Y".
         if cue is None:
@@ -324,8 +355,8 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
                 k -= 1
             if k >= sent.start and doc[k].lower_ in {"on", "across"}:
                 window = doc[max(sent.start, k - 8):k]
-                if any(EVAL_WORDS.match(t.text) for t in window):
-                    cue, score = "Dataset", 0.7
+                if EVAL_WORDS.search(window.text):
+                    cue, score = "Dataset", 0.8
         if cue is not None:
             name_type.setdefault(w, (cue, score, "rule:cue"))
             # Coordinated names share a cue-given type.
@@ -350,6 +381,6 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
         if w in name_type:
             t, sc, src = name_type[w]
             add(start, end, t, sc, src)
-        elif strength == 2:
+        elif strength == 2 and not (w.isupper() or (w[:-1].isupper() and w.endswith("s"))):
             add(start, end, "Method", 0.6, "rule:name")
     return sorted(cands.values(), key=lambda c: (c.start, -c.end))
