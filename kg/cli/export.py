@@ -12,7 +12,7 @@ from kg.cli.app import app
 from kg.cli.common import DbOption, build_from
 from kg.errors import KgError
 from kg.export import cypher_script, neo4j_import
-from kg.export.neo4j_bolt import DEFAULT_BATCH_BYTES, DEFAULT_BATCH_SIZE, BoltOptions, BoltTarget, export_bolt, plan
+from kg.export.bolt_plan import DEFAULT_BATCH_BYTES, DEFAULT_BATCH_SIZE, DEFAULT_RETRY_SECONDS, BoltOptions, plan
 from kg.export.rows import ExportGraph, export_graph
 
 export_app = typer.Typer(
@@ -54,6 +54,8 @@ def neo4j_command(
     = DEFAULT_BATCH_BYTES,
     replace: Annotated[bool, typer.Option("--replace", help="First delete every node with one of kg's labels.")]
     = False,
+    retry_time: Annotated[float, typer.Option(help="Seconds to keep retrying a batch after a lost connection.")]
+    = DEFAULT_RETRY_SECONDS,
 ) -> None:
     """Load the graph into a running Neo4j over Bolt (idempotent: re-running adds no duplicates).
 
@@ -62,9 +64,11 @@ def neo4j_command(
       kg export neo4j --uri bolt://localhost:7687 --user neo4j --password secret
       NEO4J_PASSWORD=secret kg export neo4j exports/iclr2025_abstracts --replace
     """
+    from kg.export.neo4j_bolt import BoltTarget, export_bolt  # the driver loads only for this command
+
     build, eg = _load(build_dir, db)
     target = BoltTarget(uri=uri, user=user, password=password, database=database)
-    options = BoltOptions(batch_size=batch_size, batch_bytes=batch_bytes, replace=replace)
+    options = BoltOptions(batch_size=batch_size, batch_bytes=batch_bytes, replace=replace, retry_seconds=retry_time)
     the_plan = plan(eg, options)  # a row over --batch-bytes is reported before connecting
     with tqdm(total=the_plan.rows, unit="row", desc=f"export to {uri}", leave=False) as bar:
         report = export_bolt(the_plan, target, options, progress=bar.update)

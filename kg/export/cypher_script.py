@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import KgError
-from kg.export.neo4j_bolt import node_merge, rel_merge, unique_constraint
+from kg.export.bolt_plan import node_merge, rel_merge, unique_constraint
 from kg.export.rows import ExportGraph
 
 ROWS_PER_STATEMENT = 500
