@@ -71,7 +71,7 @@ def neo4j_command(
     options = BoltOptions(batch_size=batch_size, batch_bytes=batch_bytes, replace=replace, retry_seconds=retry_time)
     the_plan = plan(eg, options)  # a row over --batch-bytes is reported before connecting
     with tqdm(total=the_plan.rows, unit="row", desc=f"export to {uri}", leave=False) as bar:
-        report = export_bolt(the_plan, target, options, progress=bar.update)
+        report = export_bolt(the_plan, target, progress=bar.update)
     typer.echo(f"exported {build.path} to {uri} ({report.server})")
     if report.deleted:
         typer.echo(f"--replace deleted {report.deleted} nodes first")

@@ -85,6 +85,7 @@ class BoltPlan:
     batches: list[Batch]
     labels: tuple[str, ...]
     rel_types: tuple[str, ...]
+    options: BoltOptions
 
     @property
     def rows(self) -> int:
@@ -116,7 +117,7 @@ def plan(eg: ExportGraph, options: BoltOptions) -> BoltPlan:
         name = f"{rg.type} ({rg.start_label}->{rg.end_label})"
         batches += _batches(name, rel_merge(rg.type, rg.start_label, rg.end_label), _rel_rows(rg), options)
     rel_types = tuple(dict.fromkeys(t for t, _, _ in schema.relationship_types()))
-    return BoltPlan(batches, schema.NODE_LABELS, rel_types)
+    return BoltPlan(batches, schema.NODE_LABELS, rel_types, options)
 
 
 def _node_rows(g: NodeGroup) -> Iterator[dict[str, Any]]:

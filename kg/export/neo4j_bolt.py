@@ -17,7 +17,7 @@ from neo4j.exceptions import AuthError, DriverError, Neo4jError, ServiceUnavaila
 
 from kg.errors import KgError
 from kg.export.bolt_plan import (
-    COMPONENTS, INDEXES, SPLICE_PROBE, Batch, BoltOptions, BoltPlan, count_nodes, count_relationships, delete_some,
+    COMPONENTS, INDEXES, SPLICE_PROBE, Batch, BoltPlan, count_nodes, count_relationships, delete_some,
     escape_strings, plain_index, unique_constraint,
 )
 
@@ -66,13 +66,13 @@ class BoltReport:
 def export_bolt(
     the_plan: BoltPlan,
     target: BoltTarget,
-    options: BoltOptions = BoltOptions(),
     progress: Callable[[int], None] = lambda rows: None,
 ) -> BoltReport:
     """Run ``the_plan`` (from ``plan``, so size errors come before connecting) against ``target``.
 
     Any failure is a KgError naming the URI, the cause and how many batches were committed.
     """
+    options = the_plan.options
     report = BoltReport(server="?")
     step = "connecting"  # what was under way, for the error message
     try:
