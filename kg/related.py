@@ -15,16 +15,20 @@ phrase is also canonicalised into the concepts it implies (see ``_derive``):
 * domain words: the content words that modify a head ("speech" in
   "speech recognition"), which carry the research area.
 
-Each concept ``c`` of paper ``p`` gets a strength ``w(p, c)`` in (0, 1]:
-1 for the phrase itself, lower for what is derived from it, and the maximum
-over all the phrases that imply it. Rare concepts count more through the
-inverse document frequency ``idf(c) = ln((1 + N) / (1 + df(c))) + 1``
-(N papers, df(c) papers having c), and the score of two papers is the cosine
-of their concept vectors ``x(p, c) = w(p, c) * idf(c)``:
+Each concept ``c`` of paper ``p`` gets a strength ``w(p, c)`` in (0, 1):
+each phrase that implies it is evidence of strength 1 (the phrase itself),
+0.7 (a broader concept or domain word) or 0.8 times that for KeyBERT
+phrases, and evidence accumulates as a noisy-or, ``w = 1 - prod(1 - w_i)``,
+one term per mention, so a concept named often or implied by several
+phrases is surer. Rare concepts count more through the inverse document
+frequency ``idf(c) = ln((1 + N) / (1 + df(c))) + 1`` (N papers, df(c)
+papers having c), and the score of two papers is an IDF-weighted overlap,
+normalised like a cosine:
 
-    score(a, b) = sum_c x(a, c) x(b, c) / (|x(a)| |x(b)|)
+    score(a, b) = sum_c w(a, c) w(b, c) idf(c) / (|a| |b|),
+    |p| = sqrt(sum_c w(p, c)^2 idf(c))
 
-so each shared concept adds ``x(a, c) x(b, c) / (|x(a)| |x(b)|)``, the
+so each shared concept adds ``w(a, c) w(b, c) idf(c) / (|a| |b|)``, the
 figure the explanation is sorted by, and papers with long concept lists do
 not become everyone's neighbour. Concepts found in one paper only, and words
 too generic to stand for a concept alone ("method", "model"), never count.
@@ -54,7 +58,7 @@ KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
 # Strength of each way a paper comes to have a concept.
 W_PHRASE = 1.0  # the entity / key phrase itself, or an alias of it
 W_BROADER = 0.7  # a broader concept implied by the phrase
-W_DOMAIN = 0.4  # a content word modifying the head
+W_DOMAIN = 0.7  # a content word modifying the head: it names the research area
 W_KEY_CONCEPT = 0.8  # KeyBERT phrases are less certain than typed entities
 
 # Words that name no concept on their own: generic scientific nouns and
@@ -149,6 +153,9 @@ def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, 
 
     for form in (phrase, *aliases):
         put(_words(form), W_PHRASE)
+        key = " ".join(x.stem for x in _words(form))
+        if key in out:  # the phrase itself is shown as written, brackets and all
+            out[key] = (out[key][0], " ".join(form.split()))
     parts = [_words(p) for p in _SPLIT_PREP.split(phrase.strip())]
     for words in parts:
         if len(parts) > 1:
@@ -165,6 +172,18 @@ def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, 
             if _content(w):
                 put((w,), W_DOMAIN)
     return out
+
+
+def idf(n: int, df: int) -> float:
+    """Inverse document frequency of a concept in ``df`` of ``n`` papers (scikit-learn's smooth IDF)."""
+    return math.log((1 + n) / (1 + df)) + 1.0
+
+
+def _display_name(votes: Counter) -> str | None:
+    """The commonest surface form; on a tie not the sentence-initial capitalised one ("Sampling")."""
+    if not votes:
+        return None
+    return max(votes, key=lambda s: (votes[s], not (s[:1].isupper() and s[1:] == s[1:].lower()), s))
 
 
 @dataclass
@@ -193,11 +212,12 @@ class ConceptIndex:
             titles[pid] = data.get("title") or pid
             feats: dict[str, float] = {}
 
-            def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = ()) -> None:
+            def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = (), times: int = 1) -> None:
                 for key, (w, surface) in _derive(phrase, aliases).items():
                     w *= scale
-                    if feats.get(key, 0.0) < w:
-                        feats[key] = w
+                    # Independent evidence accumulates (noisy-or): a word heading three phrases,
+                    # or an entity named three times, is more surely what the paper is about.
+                    feats[key] = 1.0 - (1.0 - feats.get(key, 0.0)) * (1.0 - min(w, 0.999)) ** times
                     # The display name of a concept is its commonest surface form.
                     name_votes[key][surface] += 1
                     type_votes[key][ctype] += 2 if ctype != KEY_CONCEPT else 1
@@ -207,7 +227,8 @@ class ConceptIndex:
                     continue
                 ent = g.nodes[eid]
                 entities.setdefault(" ".join(x.stem for x in _words(ent.get("name") or "")), eid)
-                add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or ())
+                add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
+                    times=max(1, int(edata.get("mentions") or 1)))
             for phrase in data.get("key_concepts") or ():
                 add(phrase, KEY_CONCEPT, W_KEY_CONCEPT)
             strengths[pid] = feats
@@ -220,7 +241,7 @@ class ConceptIndex:
         postings: dict[str, list[str]] = defaultdict(list)
         for pid, feats in strengths.items():
             vec = {
-                c: w * (math.log((1 + n) / (1 + df[c])) + 1.0)
+                c: w * math.sqrt(idf(n, df[c]))  # so a shared concept adds w_a * w_b * idf
                 for c, w in feats.items()
                 if df[c] > 1  # a concept of one paper explains nothing
             }
@@ -228,7 +249,7 @@ class ConceptIndex:
             norms[pid] = math.sqrt(sum(x * x for x in vec.values())) or 1.0
             for c in vec:
                 postings[c].append(pid)
-        names = {c: (name_votes[c].most_common(1)[0][0] if name_votes[c] else c) for c in df}
+        names = {c: _display_name(name_votes[c]) or c for c in df}
         types = {c: type_votes[c].most_common(1)[0][0] for c in df}
         return cls(titles, vectors, norms, df, names, types, entities, dict(postings))
 

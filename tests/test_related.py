@@ -57,6 +57,21 @@ def test_a_rare_shared_concept_outranks_a_common_one(graph):
     assert common.shared[0].papers == 10  # "language model(s)": a, c and 8 fillers
 
 
+def test_rarity_alone_breaks_an_otherwise_equal_overlap():
+    # Both partners share one two-word concept with "a", built alike; only their rarity differs.
+    specs = {
+        "a": ("Query", [("quantum annealing", "Method"), ("graph coloring", "Task")], []),
+        "b_common": ("Common partner", [("graph coloring", "Task")], []),
+        "z_rare": ("Rare partner", [("quantum annealing", "Task")], []),
+    }
+    specs.update({f"f{i}": (f"Filler {i}", [("graph coloring", "Task")], []) for i in range(6)})
+    rows = related(corpus_graph(specs), "a", k=10)
+    assert rows[0].id == "z_rare"
+    common = next(r for r in rows if r.id == "b_common")
+    assert rows[0].score > common.score
+    assert rows[0].shared[0].papers == 2 and common.shared[0].papers == 8
+
+
 def test_every_neighbour_is_explained_and_strangers_never_listed(graph):
     for pid, rows in related_all(graph, k=50).items():
         assert all(r.shared for r in rows), pid
