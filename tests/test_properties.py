@@ -237,7 +237,7 @@ def _check_extractions(papers, extractions):
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(batch=st.lists(abstracts, min_size=1, max_size=4))
 @example(batch=["", "   ", "\x00\x01\x02", "word"])
 @example(batch=["We train BERT on ImageNet and report accuracy. 我们提出了一个模型。 Мы предлагаем метод LoRA."])
