@@ -6,9 +6,26 @@ The library behind the `kg` command; a notebook uses the same calls::
     result = build("seeds/iclr2025_abstracts.txt")
     b = open_build(result.path)
 """
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 __version__ = "0.1.0"
 
-from kg.builds import Build, open_build  # noqa: E402
-from kg.pipeline import BuildOptions, BuildResult, build  # noqa: E402
+# Imported on first use, so `kg query` does not pay for what `kg build` needs.
+_LAZY = {
+    "Build": "kg.builds", "open_build": "kg.builds",
+    "BuildOptions": "kg.pipeline", "BuildResult": "kg.pipeline", "build": "kg.pipeline",
+}
+__all__ = [*_LAZY, "__version__"]
 
-__all__ = ["Build", "BuildOptions", "BuildResult", "build", "open_build", "__version__"]
+if TYPE_CHECKING:
+    from kg.builds import Build, open_build
+    from kg.pipeline import BuildOptions, BuildResult, build
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'kg' has no attribute {name!r}")

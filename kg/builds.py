@@ -14,10 +14,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from kg.errors import KgError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 MANIFEST = "build.json"
 GRAPH_JSON = "graph.json"
