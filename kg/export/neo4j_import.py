@@ -101,6 +101,7 @@ def relationship_lines(group: RelGroup) -> list[str]:
 def import_command(nodes: list[Path], relationships: list[Path], database: str = "neo4j") -> str:
     parts = [
         "neo4j-admin database import full",
+        database,  # Neo4j 5.19+ wants the database before the options
         "--overwrite-destination",
         "--id-type=string",
         "--multiline-fields=true",  # abstracts may hold line breaks
@@ -108,7 +109,6 @@ def import_command(nodes: list[Path], relationships: list[Path], database: str =
     ]
     parts += [f"--nodes={shlex.quote(str(p))}" for p in nodes]
     parts += [f"--relationships={shlex.quote(str(p))}" for p in relationships]
-    parts.append(database)
     return " ".join(parts)
 
 
@@ -162,7 +162,7 @@ def _readme(eg: ExportGraph, command: str, docker_cmd: str) -> str:
 Counts: {counts}.
 
 Import into an empty database with Neo4j stopped (the tool writes the store
-files directly; `--overwrite-destination` replaces the database named last):
+files directly; `--overwrite-destination` replaces the database named after `full`):
 
 ```
 {command}
