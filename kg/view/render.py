@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -50,10 +51,13 @@ class Page:
     note: str = ""
 
 
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+@lru_cache(maxsize=1)
+def _template() -> jinja2.Template:
+    # Compiled once: a build renders thousands of pages from it.
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=jinja2.StrictUndefined
     )
+    return env.get_template("page.html")
 
 
 def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str = "index.html") -> str:
@@ -71,7 +75,7 @@ def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str =
     )
     if inline:
         ctx.update({var: _read(ASSETS[name]) for var, name in _INLINE_VARS.items()})
-    return _environment().get_template("page.html").render(**ctx)
+    return _template().render(**ctx)
 
 
 def _read(path: Path) -> str:
