@@ -180,3 +180,21 @@ def test_concept_view_lists_its_papers_and_links_back(site, browser):
     v.page.wait_for_load_state()
     assert v.page.url.endswith("/index.html")
     v.close()
+
+
+def test_over_budget_overview_says_what_is_left_out_and_still_finds_it(tmp_path, browser):
+    g = view_corpus()
+    write_views(g, tmp_path, budget=8)
+    v = Opened(browser, tmp_path / "index.html")
+    check_clean(v)
+    assert v.js("kgView.nodes.length") <= 8
+    note = v.page.locator("#note")
+    assert note.is_visible() and "Left out" in note.inner_text()
+    v.page.fill("#search", "europarl")  # a concept of one paper: not drawn
+    v.page.press("#search", "Enter")
+    status = v.page.locator("#search-status")
+    assert "not drawn here" in status.inner_text()
+    status.locator("a").click()
+    v.page.wait_for_load_state()
+    assert v.page.url.endswith(concept_page("Dataset:europarl"))
+    v.close()
