@@ -139,7 +139,7 @@ NER_SOURCED = """
 source = "{base}"
 """
 
-NER_SCRATCH = """
+NER_SCRATCH_T = """
 [components.ner]
 factory = "ner"
 incorrect_spans_key = null
@@ -164,7 +164,7 @@ nO = null
 width = 96
 attrs = ["NORM","PREFIX","SUFFIX","SHAPE"]
 rows = [5000,1000,2500,2500]
-include_static_vectors = false
+include_static_vectors = {static}
 
 [components.ner.model.tok2vec.encode]
 @architectures = "spacy.MaxoutWindowEncoder.v2"
@@ -218,6 +218,7 @@ def main() -> None:
     ap.add_argument("--learn-rate", type=float, default=0.001)
     ap.add_argument("--eval-frequency", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--vectors", type=Path, default=None, help="spaCy vectors dir (scratch init only)")
     args = ap.parse_args()
 
     labels = set(SCORED)
@@ -227,7 +228,9 @@ def main() -> None:
         labels.add("Generic")
 
     base = spacy.load(BASE)
-    ner_block = NER_SOURCED.format(base=BASE) if args.init == "sm-ner" else NER_SCRATCH
+    static = "true" if args.vectors else "false"
+    ner_block = NER_SOURCED.format(base=BASE) if args.init == "sm-ner" else \
+        NER_SCRATCH_T.replace("{static}", static)
     config = CONFIG.format(seed=args.seed, ner_block=ner_block, dropout=args.dropout, patience=args.patience,
                            epochs=args.epochs, eval_frequency=args.eval_frequency, learn_rate=args.learn_rate)
     with tempfile.TemporaryDirectory() as tmp:
@@ -240,7 +243,8 @@ def main() -> None:
         from spacy.cli.train import train
 
         train(tmp / "config.cfg", tmp / "out",
-              overrides={"paths.train": str(tmp / "train.spacy"), "paths.dev": str(tmp / "dev.spacy")})
+              overrides={"paths.train": str(tmp / "train.spacy"), "paths.dev": str(tmp / "dev.spacy"),
+                         **({"paths.vectors": str(args.vectors)} if args.vectors else {})})
         nlp = spacy.load(tmp / "out" / "model-best")
         if args.out.exists():
             shutil.rmtree(args.out)

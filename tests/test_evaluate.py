@@ -81,3 +81,33 @@ def test_empty_predictions_are_visible():
 def test_unknown_match_mode():
     with pytest.raises(ValueError):
         score_document([], [], "fuzzy")
+
+
+def test_kg_eval_json_output(tmp_path):
+    """`kg eval GOLD --format json` prints exactly one object of the documented shape."""
+    import subprocess
+    import sys
+
+    gold = tmp_path / "g.jsonl"
+    gold.write_text(json.dumps({"id": "a", "text": "We propose FlowMix, a novel diffusion model, and test it on CIFAR-10.",
+                                "entities": [{"text": "FlowMix", "type": "Method"},
+                                             {"text": "CIFAR-10", "type": "Dataset"}]}) + "\n")
+    out = subprocess.run([sys.executable, "-m", "kg", "eval", str(gold), "--match", "partial", "--format", "json",
+                          "--no-keybert"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert set(report) == {"documents", "gold", "predicted", "match", "micro", "per_type"}
+    assert report["documents"] == 1 and report["gold"] == 2 and report["match"] == "partial"
+    assert set(report["micro"]) == {"precision", "recall", "f1"}
+    assert set(report["per_type"]) == {"Method", "Task", "Dataset", "Metric"}
+    assert set(report["per_type"]["Method"]) == {"precision", "recall", "f1", "gold", "predicted"}
+
+
+def test_kg_eval_missing_file_is_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "kg", "eval", str(tmp_path / "nope.jsonl")],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr and "nope.jsonl" in out.stderr

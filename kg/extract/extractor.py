@@ -31,6 +31,23 @@ def _chunks(it: Iterable, n: int) -> Iterator[list]:
         yield batch
 
 
+_FINITE_VERB = {"VBZ", "VBD", "VBP", "MD"}
+
+
+def _trim(ent):
+    """An NER span without a finite verb it swallowed at its end ("... models struggle")
+    or a particle at its start ("down inference")."""
+    start, end = ent.start, ent.end
+    while end - start > 1 and ent.doc[end - 1].tag_ in _FINITE_VERB:
+        end -= 1
+    while end - start > 1 and ent.doc[start].pos_ in ("ADP", "PART", "CCONJ"):
+        start += 1
+    if (start, end) == (ent.start, ent.end):
+        return ent
+    return ent.doc[start:end].char_span(0, 0) if False else ent.doc.char_span(
+        ent.doc[start].idx, ent.doc[end - 1].idx + len(ent.doc[end - 1]), label=ent.label_)
+
+
 class Extractor:
     """Typed mentions and key concepts of abstracts.
 
@@ -110,7 +127,9 @@ class Extractor:
         if self.use_ner:
             for ent in doc.ents:
                 if ent.label_ in ENTITY_TYPES:
-                    spans[(ent.start_char, ent.end_char)] = [ent.label_, NER_BASE_SCORE, "ner"]
+                    ent = _trim(ent)
+                    if ent is not None:
+                        spans[(ent.start_char, ent.end_char)] = [ent.label_, NER_BASE_SCORE, "ner"]
         if self.use_rules:
             cands = rules.find_candidates(doc, {k: v[0] for k, v in spans.items()})
             cand_keys = {(c.start, c.end): c for c in cands}
@@ -126,14 +145,26 @@ class Extractor:
                     pos = k[0] + m.end()
                 parts.append((pos, k[1]))
                 parts = [p for p in parts if p[1] > p[0]]
-                named = [p for p in parts if p in cand_keys]
-                if not named or len(parts) < 2:
+                def name_in(p):
+                    if p in cand_keys:
+                        return p
+                    for ck in cand_keys:
+                        if p[0] <= ck[0] and ck[1] <= p[1] and \
+                                rules.only_generic(text[p[0]:ck[0]] + " " + text[ck[1]:p[1]]):
+                            return ck
+                    return None
+                named = {p: name_in(p) for p in parts}
+                if len(parts) < 2 or not any(named.values()):
                     continue
                 t, sc, src = spans.pop(k)
-                cue = max(named, key=lambda p: cand_keys[p].score)
+                cue = max((n for n in named.values() if n), key=lambda n: cand_keys[n].score)
                 new_t = cand_keys[cue].type if cand_keys[cue].score >= 0.8 else t
                 for p in parts:
-                    spans[p] = [cand_keys[p].type if p in cand_keys else new_t, sc, src + "+split"]
+                    n = named[p]
+                    if n is not None:
+                        spans[n] = [cand_keys[n].type, sc, src + "+split"]
+                    else:
+                        spans[p] = [new_t, sc, src + "+split"]
             ner_keys = sorted(spans)
             for c in cands:
                 key = (c.start, c.end)

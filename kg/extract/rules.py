@@ -56,7 +56,8 @@ METRIC_HEADS = {
 PROPOSE_VERBS = {"propose", "introduce", "present", "develop", "design", "release", "construct", "build",
                  "curate", "create", "name", "call", "dub", "term"}
 EVAL_WORDS = re.compile(r"\b(experiment|evaluat|test|result|benchmark|fine-?tun|train|perform|outperform|"
-                        r"achiev|state-of-the-art|sota|accurac|validat|demonstrat|empirical|show|trial)", re.I)
+                        r"achiev|state-of-the-art|sota|accurac|validat|demonstrat|empirical|show|trial|improv|match|reach|"
+                        r"score|gain|surpass|competitive)", re.I)
 
 # A word that looks like a name: inner capitals, letters with digits, many capitals, or a -Bench suite.
 _WORD = re.compile(r"(?<![\w\-.])([A-Za-z][A-Za-z0-9]*(?:[-.+/][A-Za-z0-9]+)*)(?![\w\-])")
@@ -295,7 +296,26 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
                     and w.isalpha() and len(w) > 2 and not _capitalised_neighbour(tok) and w not in MONTHS:
                 strength = -1
         if strength != 0:
-            names.append((m.start(), m.end(), w, strength))
+            end = m.end()
+            num = re.match(r" (\d+(?:\.\d+)*)\b(?![%.,]\d)", text[end:end + 12])
+            if num and strength > 0:  # a version after a space: "DALL-E 3", "wav2vec 2.0"
+                end += num.end()
+                w = text[m.start():end]
+            names.append((m.start(), end, w, strength))
+    # Runs of capitalised words inside a sentence: "Stable Diffusion XL", "Natural Questions".
+    runs = []
+    i = 0
+    while i < len(doc):
+        j = i
+        while j < len(doc) and doc[j].pos_ == "PROPN" and (doc[j].is_title or name_strength(doc[j].text) > 0) \
+                and not (j == i and doc[j].is_sent_start):
+            j += 1
+        if j - i >= 2 and not any(a <= doc[i].idx < b for a, b in long_spans + urls):
+            runs.append((doc[i].idx, doc[j - 1].idx + len(doc[j - 1]), doc[i:j].text, -1))
+        i = max(j, i + 1)
+    if runs:
+        names = [n for n in names if not any(r[0] <= n[0] and n[1] <= r[1] for r in runs)] + runs
+        names.sort()
 
     for start, end, w, strength in names:
         tok = token_at(start)
@@ -354,8 +374,8 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
                                        or doc[k].pos_ == "PROPN"):
                 k -= 1
             if k >= sent.start and doc[k].lower_ in {"on", "across"}:
-                window = doc[max(sent.start, k - 8):k]
-                if EVAL_WORDS.search(window.text):
+                # "Experiments on X", "On X and Y, our method improves ...", "... reaches 90% on X".
+                if k == sent.start or EVAL_WORDS.search(sent.text):
                     cue, score = "Dataset", 0.8
         if cue is not None:
             name_type.setdefault(w, (cue, score, "rule:cue"))
