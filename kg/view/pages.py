@@ -50,7 +50,9 @@ class _Builder:
         label_type = d["label"]
         st = style_of(label_type)
         if label_type == schema.PAPER:
-            info = {"type": "Paper", "id": nid, "title": d.get("title") or nid, "abstract": d.get("abstract") or "",
+            # The cleaned text reads better than the raw one ("$2.8\times$" -> "2.8x"); same words.
+            info = {"type": "Paper", "id": nid, "title": d.get("title") or nid,
+                    "abstract": d.get("text") or d.get("abstract") or "",
                     "authors": list(d.get("authors") or []), "year": d.get("year"), "venue": d.get("venue"),
                     "url": _safe_url(d.get("url")), "href": self.href(nid)}
             shown = _short(d.get("title") or nid, 42)
@@ -158,10 +160,11 @@ def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
         keep_ents = ents_shared[:room]
     else:
         keep_ents = ents
+    label_papers = len(keep_papers) <= 60
     for p in keep_papers:
-        # Unlabelled: hundreds of titles would hide the concept names, which are what one scans
+        # Above a few dozen papers titles would hide the concept names, which are what one scans
         # an overview for; the title is in the tooltip and the details panel.
-        b.node(p, value=max(degree[p], 1) / 2, label=" ",
+        b.node(p, value=max(degree[p], 1) / 2, label=None if label_papers else " ",
                info={"concepts": _concept_chips(b, _entities_of_paper(g, p))})
     for e in keep_ents:
         b.node(e, value=g.nodes[e].get("papers", 1))
