@@ -334,7 +334,8 @@ def find_paper(g: nx.DiGraph, query: str) -> str:
         raise KgError(f"no paper matches {query!r} (give a paper id or words of its title; "
                       f"`kg query 'MATCH (p:Paper) RETURN p.id, p.title'` lists them)")
     if len(hits) > 1:
-        shown = "; ".join(f"{p} ({g.nodes[p].get('title')})" for p in sorted(hits)[:5])
+        shown = "; ".join(f"{p} ({' '.join(str(g.nodes[p].get('title') or '').split())[:60]})"
+                          for p in sorted(hits)[:5])
         more = f" and {len(hits) - 5} more" if len(hits) > 5 else ""
         raise KgError(f"{query!r} matches {len(hits)} papers: {shown}{more}; give the id or more title words")
     return hits[0]

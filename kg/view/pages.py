@@ -117,12 +117,13 @@ def _mention_edge(b: _Builder, u: str, v: str) -> None:
     b.edge(u, v, title=f"{d['type']} ({d.get('mentions', 1)}× in the abstract)", width=1)
 
 
-def _related_edge(b: _Builder, u: str, row: RelatedPaper, faint: bool = False) -> None:
+def _related_edge(b: _Builder, u: str, row: RelatedPaper, faint: bool = False, rank: int | None = None) -> None:
     names = ", ".join(s.name for s in row.shared[:4])
+    extra = {"label": f"#{rank}", "font": {"size": 11, "color": "#0072B2", "strokeWidth": 3}} if rank else {}
     # Faint in the overview, where hundreds of them would drown the paper-concept edges.
     b.edge(u, row.id, dashes=True, width=(1 if faint else 1 + 4 * min(row.score, 1.0)),
            color={"color": "#6ea8d8", "opacity": 0.35 if faint else 0.8},
-           title=f"related, score {row.score:.3f}: {names}")
+           title=f"related, score {row.score:.3f}: {names}", **extra)
 
 
 def related_json(g: nx.DiGraph, rows: list[RelatedPaper], prefix: str) -> list[dict]:
@@ -212,9 +213,9 @@ def paper_view(g: nx.DiGraph, corpus: str, pid: str, related: dict[str, list[Rel
         b.node(e, value=g.nodes[e].get("papers", 1))
         _mention_edge(b, pid, e)
     mine_set = set(mine)
-    for row in rows:
+    for rank, row in enumerate(rows, 1):
         b.node(row.id, value=8 + 20 * row.score)
-        _related_edge(b, pid, row)
+        _related_edge(b, pid, row, rank=rank)
         for e in _entities_of_paper(g, row.id):
             if e in mine_set:
                 _mention_edge(b, row.id, e)
