@@ -174,3 +174,14 @@ def test_cli_view_prints_the_page_it_wrote(tmp_path):
     assert Path(res.output.strip()) == (tmp_path / "index.html").resolve()
     res = runner.invoke(app, ["view", str(tmp_path), "--concept", "nothing like it"])
     assert isinstance(res.exception, KgError)
+
+
+def test_pages_name_the_corpus(tmp_path):
+    g = view_corpus()
+    write_views(g, tmp_path / "a", corpus="ICLR 2025")
+    assert "ICLR 2025" in (tmp_path / "a" / "index.html").read_text(encoding="utf-8")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "build.json").write_text(json.dumps({"name": "from-manifest"}), encoding="utf-8")
+    write_views(g, tmp_path / "b")
+    page = (tmp_path / "b" / "views" / paper_page("mt")).read_text(encoding="utf-8")
+    assert '<span class="crumb">from-manifest</span>' in page

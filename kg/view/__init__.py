@@ -11,11 +11,12 @@ Nothing is fetched from the network: the pages open from disk offline.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import networkx as nx
 
-from kg.builds import INDEX_HTML, VIEWS
+from kg.builds import INDEX_HTML, MANIFEST, VIEWS
 from kg.graph import entities_of, papers_of
 from kg.related import RelatedPaper, related_all
 from kg.view.names import concept_page, find_concept, page_name, paper_page
@@ -29,8 +30,14 @@ __all__ = [
 RELATED_K = 10  # related papers listed per paper on the pages
 
 
-def _corpus(build_dir: Path) -> str:
-    return Path(build_dir).resolve().name
+def _corpus(build_dir: Path, corpus: str | None = None) -> str:
+    """The corpus name shown on the pages: given, else the build manifest's, else the folder's."""
+    if corpus:
+        return corpus
+    try:
+        return str(json.loads((Path(build_dir) / MANIFEST).read_text(encoding="utf-8"))["name"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return Path(build_dir).resolve().name
 
 
 def _write(path: Path, html: str) -> Path:
@@ -46,9 +53,9 @@ def _view_html(page: Page) -> str:
 
 
 def write_overview(g: nx.DiGraph, build_dir: Path, related: dict[str, list[RelatedPaper]] | None = None,
-                   budget: int = NODE_BUDGET) -> Path:
+                   budget: int = NODE_BUDGET, corpus: str | None = None) -> Path:
     related = related_all(g, RELATED_K) if related is None else related
-    page = overview(g, _corpus(build_dir), related, budget=budget)
+    page = overview(g, _corpus(build_dir, corpus), related, budget=budget)
     return _write(Path(build_dir) / INDEX_HTML, render(page, inline=True, home_href=INDEX_HTML))
 
 
@@ -68,15 +75,18 @@ def write_concept_view(g: nx.DiGraph, build_dir: Path, entity_id: str) -> Path:
     return _write(views / concept_page(entity_id), _view_html(page))
 
 
-def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET) -> Path:
-    """Write the overview and every paper and concept page of a build; returns index.html's path."""
+def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpus: str | None = None) -> Path:
+    """Write the overview and every paper and concept page of a build; returns index.html's path.
+
+    ``corpus`` names the corpus on the pages (default: the build manifest's name, else the folder's).
+    """
     build_dir = Path(build_dir)
     related = related_all(g, RELATED_K)
-    corpus = _corpus(build_dir)
+    corpus = _corpus(build_dir, corpus)
     views = build_dir / VIEWS
     copy_assets(views / "lib")
     for pid in papers_of(g):
         _write(views / paper_page(pid), _view_html(paper_view(g, corpus, pid, related)))
     for eid in entities_of(g):
         _write(views / concept_page(eid), _view_html(concept_view(g, corpus, eid)))
-    return write_overview(g, build_dir, related, budget=budget)
+    return write_overview(g, build_dir, related, budget=budget, corpus=corpus)
