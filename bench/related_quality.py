@@ -136,6 +136,7 @@ def main() -> None:
         "key_concepts_per_paper": round(sum(len(e.key_concepts) for e in extractions) / max(len(ids), 1), 2),
         "precision_at_k": {"kg": round(precision(kg, comm, k), 4), "tfidf": round(precision(tf, comm, k), 4),
                            "random": round(sum(rand) / len(rand), 4)},
+        "kg_at_least_tfidf": precision(kg, comm, k) >= precision(tf, comm, k),
         "per_community": {"kg": per_community(kg, comm, k), "tfidf": per_community(tf, comm, k)},
         "kg_papers_with_fewer_than_k_explained": sum(1 for p in ids if len(kg[p]) < k),
         "kg_unexplained_neighbours": unexplained,
