@@ -171,7 +171,15 @@ def test_connection_refused_is_one_line_with_uri_and_exit_2(build):
     assert r.returncode == 2
     line = r.stderr.strip().splitlines()[-1]
     assert line.startswith("kg: error: bolt://127.0.0.1:9: cannot reach the server")
-    assert "0 of " in line and "Traceback" not in r.stderr
+    assert "Connection refused" in line and "0 of " in line and "Traceback" not in r.stderr
+
+
+def test_a_uri_that_is_not_bolt_is_one_line(build):
+    r = kg("export", "neo4j", str(build), "--uri", "http://localhost:7474")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines()[-1].endswith(
+        "kg: error: http://localhost:7474: not a Bolt URI; use one of bolt://, bolt+s://, bolt+ssc://, neo4j://, "
+        "neo4j+s://, neo4j+ssc:// (e.g. bolt://localhost:7687)")
 
 
 def test_env_vars_name_the_server(bolt, build):

@@ -22,6 +22,9 @@ from kg.export.bolt_plan import (
 )
 
 
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
 @dataclass(frozen=True)
 class BoltTarget:
     uri: str
@@ -73,6 +76,10 @@ def export_bolt(
     Any failure is a KgError naming the URI, the cause and how many batches were committed.
     """
     options = the_plan.options
+    scheme = target.uri.split("://", 1)[0] if "://" in target.uri else ""
+    if scheme not in BOLT_SCHEMES:
+        raise KgError(f"{target.uri}: not a Bolt URI; use one of {', '.join(s + '://' for s in BOLT_SCHEMES)}"
+                      " (e.g. bolt://localhost:7687)")
     report = BoltReport(server="?")
     step = "connecting"  # what was under way, for the error message
     try:
@@ -182,5 +189,6 @@ def _cause(exc: Exception, target: BoltTarget | None = None) -> str:
 
 
 def _first_line(exc: object) -> str:
-    text = " ".join(str(exc).split("\n")[:1]).strip()
-    return text[:300] or type(exc).__name__
+    """The message on one line (the driver puts the actual reason on its second line)."""
+    text = " ".join(str(exc).split())
+    return (text[:400] + "...") if len(text) > 400 else text or type(exc).__name__
