@@ -154,8 +154,6 @@ def _batches(group: str, query: str, rows: Iterator[dict[str, Any]], options: Bo
     return out
 
 
-
-
 def escape_strings(value: Any) -> Any:
     """Every string in ``value`` with ``\\`` and ``'`` backslash-escaped, for servers that splice parameters."""
     if isinstance(value, str):

@@ -140,7 +140,8 @@ def _ensure_keys(session: neo4j.Session, profile: ServerProfile, labels: tuple[s
             session.execute_write(lambda tx, q=unique_constraint(label): tx.run(q).consume())
         return [f"unique constraint on :{label}(id)" for label in labels]
     try:
-        indexed = {r["label"] for r in session.execute_read(lambda tx: tx.run(INDEXES).data()) if r["properties"] == ["id"]}
+        listed = session.execute_read(lambda tx: tx.run(INDEXES).data())
+        indexed = {r["label"] for r in listed if r["properties"] == ["id"]}
     except Neo4jError:
         return ["no index (the server lists none and supports no constraints)"]
     actions = []
@@ -179,16 +180,17 @@ def _cause(exc: Exception, target: BoltTarget | None = None) -> str:
     """One line a user can act on, from a driver or server exception."""
     if isinstance(exc, AuthError):
         who = target.user if target and target.user else "neo4j"
-        hint = "" if target is None or target.password is not None else " (no password given: --password or NEO4J_PASSWORD)"
+        no_password = target is not None and target.password is None
+        hint = " (no password given: --password or NEO4J_PASSWORD)" if no_password else ""
         return f"authentication failed for user {who!r}{hint}"
     if isinstance(exc, ServiceUnavailable):
-        return "cannot reach the server (is it running, and is this the Bolt port?): " + _first_line(exc)
+        return "cannot reach the server (is it running, and is this the Bolt port?): " + _one_line(exc)
     if isinstance(exc, Neo4jError):
-        return f"the server answered {exc.code}: {_first_line(exc.message or exc)}"
-    return f"{type(exc).__name__}: {_first_line(exc)}"
+        return f"the server answered {exc.code}: {_one_line(exc.message or exc)}"
+    return f"{type(exc).__name__}: {_one_line(exc)}"
 
 
-def _first_line(exc: object) -> str:
+def _one_line(exc: object) -> str:
     """The message on one line (the driver puts the actual reason on its second line)."""
     text = " ".join(str(exc).split())
     return (text[:400] + "...") if len(text) > 400 else text or type(exc).__name__
