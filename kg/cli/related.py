@@ -71,4 +71,4 @@ def related_command(
         typer.echo(_table(pid, g.nodes[pid].get("title") or pid, rows))
         return
     columns = ["rank", "score", "id", "title", "shared concepts"]
-    typer.echo(render(columns, [[i, r.score, r.id, r.title, _shared_cell(r)] for i, r in enumerate(rows, 1)], fmt))
+    typer.echo(render(columns, [[i, round(r.score, 4), r.id, r.title, _shared_cell(r)] for i, r in enumerate(rows, 1)], fmt))
