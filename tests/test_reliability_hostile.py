@@ -124,6 +124,7 @@ def test_corpus_text_never_becomes_cypher(hostile_build):
 def test_queries_with_hostile_parameters_find_the_text(hostile_build):
     from typer.testing import CliRunner
 
+    import kg.cli  # noqa: F401  (registers the commands on the app)
     from kg.cli.app import app
 
     result, _ = hostile_build
