@@ -133,6 +133,7 @@ def bench_kills(n: int, seed: int, tmp: Path) -> dict:
         c["tried"] += 1
         c[f"tried_{sig.name}"] += 1
         c["hit"] += res.hit
+        before = current
         try:
             snap = intr.check_complete(out, tmp)
         except Exception as exc:  # noqa: BLE001
@@ -141,8 +142,8 @@ def bench_kills(n: int, seed: int, tmp: Path) -> dict:
             continue
         if snap == current:
             c["survived_previous_build_unchanged"] += 1
-        elif snap.manifest["papers"] == current.manifest["papers"] + 1 and res.returncode in (0, 130):
-            c["survived_new_build_completed"] += 1  # the signal came after the swap
+        elif snap.manifest["corpus"] == str(corpus):
+            c["survived_new_build_completed"] += 1  # the signal came after the swap: the new build, whole
             current = snap
         else:
             c["papers_lost"] += max(0, current.manifest["papers"] - snap.manifest["papers"])
@@ -153,7 +154,8 @@ def bench_kills(n: int, seed: int, tmp: Path) -> dict:
             c["cache_whole"] += 1
         except Exception as exc:  # noqa: BLE001
             failures.append(f"{sig.name} {moment.name}: cache corrupt ({exc})")
-        if sig == signal.SIGINT and res.hit:
+        interrupted = snap == before  # the previous build is still there: the build did not finish
+        if sig == signal.SIGINT and res.hit and interrupted:
             try:
                 intr.check_interrupt_message(res)
                 c["sigint_one_line_exit_130"] += 1
