@@ -9,7 +9,6 @@ one-line KgError naming the node or relationship, before a single write.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -76,8 +75,3 @@ def _scalar(value: Any, schema_type: str, where: str) -> Primitive:
         raise KgError(f"{where}: unknown schema type {schema_type!r}")
     raise KgError(f"{where}: {type(value).__name__} value {value!r:.40} is not a {schema_type}")
 
-
-def is_finite(value: PropertyValue) -> bool:
-    """False for NaN/infinite floats, which CSV and Cypher text spell specially."""
-    items = value if isinstance(value, list) else [value]
-    return all(not isinstance(v, float) or math.isfinite(v) for v in items)
