@@ -124,3 +124,18 @@ def test_out_must_be_a_file_path(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and "is a folder" in r.stderr and "Traceback" not in r.stderr
     assert not any(Path(tmp_path).glob(".*cypher*"))
+
+
+def test_without_db_the_latest_build_is_exported_next_to_it(tmp_path):
+    import os
+    import time
+
+    old = write_build(sample_graph(), tmp_path / "exports" / "old")
+    time.sleep(0.01)
+    new = write_build(sample_graph(extra_papers=2), tmp_path / "exports" / "new")
+    os.utime(old / "build.json", (time.time() - 60, time.time() - 60))
+    r = subprocess.run([sys.executable, "-m", "kg", "export", "cypher"], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=300, env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
+    assert r.returncode == 0, r.stderr
+    assert (new / "neo4j.cypher").is_file() and not (old / "neo4j.cypher").exists()
+    assert render(export_graph(sample_graph(extra_papers=2)))[0] == (new / "neo4j.cypher").read_text(encoding="utf-8")

@@ -74,4 +74,3 @@ def _scalar(value: Any, schema_type: str, where: str) -> Primitive:
     else:
         raise KgError(f"{where}: unknown schema type {schema_type!r}")
     raise KgError(f"{where}: {type(value).__name__} value {value!r:.40} is not a {schema_type}")
-
