@@ -105,6 +105,9 @@ def test_search_focuses_the_node_and_shows_it(site, browser):
     while abs(v.js("kgView.network.getScale()") - 1.3) > 0.05 and time.monotonic() - t0 < 10:
         time.sleep(0.1)
     assert v.js("kgView.network.getScale()") == pytest.approx(1.3, rel=0.05)
+    centre = v.js("kgView.network.getViewPosition()")
+    node = v.js('kgView.network.getPositions(["Dataset:europarl"])["Dataset:europarl"]')
+    assert abs(centre["x"] - node["x"]) < 5 and abs(centre["y"] - node["y"]) < 5  # centred on it
     v.page.screenshot(path=str(shots / "overview-search.png"))
     check_clean(v)
     v.close()
