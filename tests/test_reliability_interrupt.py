@@ -136,8 +136,9 @@ def _temp_builds(out: Path) -> list[Path]:
 MOMENTS = [
     Moment(signal.SIGINT, "starting up", lambda out, cache, n, t: t >= 0.3),
     Moment(signal.SIGKILL, "writing the extraction cache", lambda out, cache, n, t: len(list(cache.rglob("*.json"))) > n),
-    Moment(signal.SIGINT, "writing the new build folder", lambda out, cache, n, t: bool(_temp_builds(out))),
-    Moment(signal.SIGKILL, "writing the embedded store", lambda out, cache, n, t: any(
+    Moment(signal.SIGKILL, "writing the new build folder", lambda out, cache, n, t: bool(_temp_builds(out))),
+    # The store engine (ladybug) has its own SIGINT handling around each statement.
+    Moment(signal.SIGINT, "writing the embedded store", lambda out, cache, n, t: any(
         (d / "store").exists() for d in _temp_builds(out))),
 ]
 
@@ -195,11 +196,12 @@ def workspace(tmp_path_factory):
 @pytest.mark.parametrize("n,moment", list(enumerate(MOMENTS, 1)), ids=[f"{m.signal.name}-{m.name}" for m in MOMENTS])
 def test_killed_build_leaves_previous_build_whole(workspace, n, moment):
     tmp, out, cache = workspace["tmp"], workspace["out"], workspace["cache"]
+    stale = set(_temp_builds(out))  # left by earlier SIGKILLs, which allow no clean-up
     r = kill_at(moment, variant(tmp, n), out, cache, tmp)
     assert r.hit, f"the build finished before it was {moment.name}; the test did not interrupt it"
     if moment.signal == signal.SIGINT:
         check_interrupt_message(r)
-        assert not _temp_builds(out), "an interrupted build left its temporary folder behind"
+        assert set(_temp_builds(out)) <= stale, "an interrupted build left its temporary folder behind"
     else:
         assert r.returncode == -signal.SIGKILL
     assert check_complete(out, tmp) == workspace["before"], f"killed while {moment.name}: previous build changed"
