@@ -1,10 +1,10 @@
 #!/usr/bin/env python
-"""Train the SciERC entity recognizer shipped in kg/extract/model/ (reproducible).
+"""Train a SciERC entity recognizer shipped in kg/extract/model/ner-<seed>/ (reproducible).
 
 Training data is ../shared/bench/scierc/train.json only; dev.json only picks the
 best checkpoint and the settings below. Material is trained as Dataset.
 
-    python scripts/train_ner.py                      # writes kg/extract/model/
+    python scripts/train_ner.py --seed 0             # writes kg/extract/model/ner-0/
     python scripts/train_ner.py --out /tmp/ner --init scratch --labels all
 
 The network starts from en_core_web_sm's pretrained NER (its own CNN tok2vec,
@@ -208,7 +208,8 @@ def to_docbin(nlp, path: Path, labels: set[str]) -> tuple[DocBin, int, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", type=Path, default=ROOT.parent / "shared" / "bench" / "scierc")
-    ap.add_argument("--out", type=Path, default=ROOT / "kg" / "extract" / "model")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="default: kg/extract/model/ner-<seed>/ (every ner-* there votes at run time)")
     ap.add_argument("--init", choices=["sm-ner", "scratch"], default="sm-ner")
     ap.add_argument("--labels", choices=["scored", "ost", "all"], default="ost",
                     help="scored: Method/Task/Dataset/Metric; ost: + OtherScientificTerm; all: + Generic")
@@ -221,6 +222,8 @@ def main() -> None:
     ap.add_argument("--vectors", type=Path, default=None, help="spaCy vectors dir (scratch init only)")
     args = ap.parse_args()
 
+    if args.out is None:
+        args.out = ROOT / "kg" / "extract" / "model" / f"ner-{args.seed}"
     labels = set(SCORED)
     if args.labels in ("ost", "all"):
         labels.add("OtherScientificTerm")

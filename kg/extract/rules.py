@@ -53,6 +53,12 @@ METRIC_HEADS = {
     "bleu", "rouge", "auc", "auroc", "mae", "mse", "rmse", "psnr", "ssim", "fid", "iou", "map", "latency",
     "throughput", "regret", "metric", "metrics", "likelihood", "similarity",
 }
+METRIC_WORDS = {
+    "accuracy", "accuracies", "perplexity", "precision", "recall", "f1", "f1-score", "f-measure", "f-score", "bleu",
+    "rouge", "rouge-l", "meteor", "cider", "auc", "auroc", "auprc", "miou", "psnr", "ssim", "fid", "lpips",
+    "wer", "cer", "latency", "regret", "mae", "mse", "rmse", "ndcg", "mrr",
+}
+METRIC_BIGRAMS = {("error", "rate"), ("success", "rate"), ("win", "rate"), ("exact", "match"), ("pass", "@1")}
 PROPOSE_VERBS = {"propose", "introduce", "present", "develop", "design", "release", "construct", "build",
                  "curate", "create", "name", "call", "dub", "term"}
 EVAL_WORDS = re.compile(r"\b(experiment|evaluat|test|result|benchmark|fine-?tun|train|perform|outperform|"
@@ -403,4 +409,15 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
             add(start, end, t, sc, src)
         elif strength == 2 and not (w.isupper() or (w[:-1].isupper() and w.endswith("s"))):
             add(start, end, "Method", 0.6, "rule:name")
+    # 3. Metric phrases: a short noun chunk headed by a metric word ("top-1 accuracy", "word error rate").
+    for chunk in doc.noun_chunks:
+        toks = [t for t in chunk if not (t.pos_ in ("DET", "PRON") or t.lower_ in ("our", "its", "their"))]
+        if not toks or len(toks) > 4:
+            continue
+        last = toks[-1].lower_
+        pair = (toks[-2].lower_, last) if len(toks) > 1 else None
+        if last in METRIC_WORDS or pair in METRIC_BIGRAMS:
+            a, b = toks[0].idx, toks[-1].idx + len(toks[-1])
+            if (a, b) not in cands:
+                add(a, b, "Metric", 0.7, "rule:metric")
     return sorted(cands.values(), key=lambda c: (c.start, -c.end))
