@@ -96,23 +96,31 @@ def build(
     t = time.perf_counter()
     resolution = resolve(corpus.papers, extractions)
     g = build_graph(corpus.papers, extractions, resolution)
-    if options.related_k > 0:
-        from kg.related import add_related_edges
-
-        add_related_edges(g, k=options.related_k)
     timings["graph"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    related = None
+    if options.related_k > 0 or options.views:
+        from kg.related import add_related_edges, related_all
+        from kg.view import RELATED_K
+
+        # One ranking serves the stored RELATED_TO edges and the pages' lists.
+        related = related_all(g, max(options.related_k, RELATED_K))
+        if options.related_k > 0:
+            add_related_edges(g, k=options.related_k, related=related)
+    timings["related"] = time.perf_counter() - t
 
     result = BuildResult(
         path=out, corpus=corpus, graph=g, resolution=resolution, seconds=0.0, extracted=extracted, timings=timings
     )
     t = time.perf_counter()
-    write_build(result, options)
+    write_build(result, options, related)
     timings["write"] = time.perf_counter() - t
     result.seconds = time.perf_counter() - t0
     return result
 
 
-def write_build(result: BuildResult, options: BuildOptions) -> None:
+def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None) -> None:
     out = result.path
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
@@ -123,7 +131,7 @@ def write_build(result: BuildResult, options: BuildOptions) -> None:
         if options.views:
             from kg.view import write_views
 
-            write_views(result.graph, tmp)
+            write_views(result.graph, tmp, corpus=result.corpus.name, related=related)
         manifest = {
             "kg_version": __version__,
             "name": result.corpus.name,

@@ -294,16 +294,19 @@ def related_all(g: nx.DiGraph, k: int = 5) -> dict[str, list[RelatedPaper]]:
     return {pid: index.related(pid, k) for pid in papers_of(g)}
 
 
-def add_related_edges(g: nx.DiGraph, k: int = 5) -> int:
+def add_related_edges(g: nx.DiGraph, k: int = 5, related: dict[str, list[RelatedPaper]] | None = None) -> int:
     """Add RELATED_TO {score, rank, shared} edges to every paper's top ``k``; returns how many.
 
-    Existing RELATED_TO edges are replaced, so running it twice gives the same graph.
+    ``related`` is a precomputed ``related_all`` of at least ``k`` rows per paper (it must be
+    computed before any RELATED_TO edge exists). Existing RELATED_TO edges are replaced, so
+    running it twice gives the same graph.
     """
     old = [(u, v) for u, v, t in g.edges(data="type") if t == schema.RELATED_REL]
     g.remove_edges_from(old)
+    related = related_all(g, k) if related is None else related
     added = 0
-    for pid, rows in related_all(g, k).items():
-        for rank, row in enumerate(rows, 1):
+    for pid, rows in related.items():
+        for rank, row in enumerate(rows[:k], 1):
             g.add_edge(
                 pid, row.id, type=schema.RELATED_REL, score=round(row.score, 4), rank=rank,
                 shared=[s.name for s in row.shared],

@@ -75,13 +75,15 @@ def write_concept_view(g: nx.DiGraph, build_dir: Path, entity_id: str) -> Path:
     return _write(views / concept_page(entity_id), _view_html(page))
 
 
-def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpus: str | None = None) -> Path:
+def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpus: str | None = None,
+                related: dict[str, list[RelatedPaper]] | None = None) -> Path:
     """Write the overview and every paper and concept page of a build; returns index.html's path.
 
-    ``corpus`` names the corpus on the pages (default: the build manifest's name, else the folder's).
+    ``corpus`` names the corpus on the pages (default: the build manifest's name, else the folder's);
+    ``related`` is a precomputed ``related_all(g, RELATED_K)``.
     """
     build_dir = Path(build_dir)
-    related = related_all(g, RELATED_K)
+    related = related_all(g, RELATED_K) if related is None else related
     corpus = _corpus(build_dir, corpus)
     views = build_dir / VIEWS
     copy_assets(views / "lib")
