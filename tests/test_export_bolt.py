@@ -13,7 +13,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import networkx as nx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from neo4j import GraphDatabase
 
 from kg import schema
@@ -124,6 +127,25 @@ def test_replace_clears_kg_nodes_but_a_plain_rerun_keeps_them(bolt, build, tmp_p
     smaller = sample_graph()
     load(bolt, smaller, replace=True)
     assert counts(bolt) == ({**expected_counts(smaller)[0], "Other": 1}, expected_counts(smaller)[1])
+
+
+# Any text but NUL (FalkorDB, which pastes parameters into its query text, ends a string there;
+# Neo4j does not) and lone surrogates (not encodable as UTF-8 at all).
+any_text = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=40)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(any_text, min_size=1, max_size=8))
+def test_any_text_arrives_unchanged(falkordb_server, texts):
+    g = nx.DiGraph()
+    for i, t in enumerate(texts):
+        g.add_node(f"p{i}", label="Paper", title=t, abstract=t + "'\\", text=t, source="", authors=[t, "'"],
+                   year=None, venue=None, url=None, keywords=[], key_concepts=[])
+    falkordb_server.clear()
+    load(falkordb_server, g)
+    rows = falkordb_server.graph().query("MATCH (p:Paper) RETURN p.id, p.title, p.abstract, p.authors").result_set
+    got = {pid: (title, abstract, authors) for pid, title, abstract, authors in rows}
+    assert got == {f"p{i}": (t, t + "'\\", [t, "'"]) for i, t in enumerate(texts)}
 
 
 def test_batches_respect_both_bounds():
