@@ -99,12 +99,12 @@ class Extractor:
         for d, v in zip(docs, votes):
             ranked = sorted(((sum(labels.values()), max(labels.values()), span, max(labels, key=labels.get))
                              for span, labels in v.items()), key=lambda t: (-t[0], -t[1], t[2]))
-            taken: set[int] = set()
+            taken = bytearray(len(d) + 1)
             spans = []
             for total, _, (a, b), label in ranked:
-                if total < need or taken & set(range(a, b)):
+                if total < need or any(taken[a:b]):
                     continue
-                taken |= set(range(a, b))
+                taken[a:b] = b"\x01" * (b - a)
                 spans.append(Span(d, a, b, label=label))
             d.ents = []
             out.append(sorted(spans, key=lambda sp: sp.start))

@@ -289,10 +289,13 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
     # 2. Name-shaped words and the cues around them.
     long_spans = [(ls, le) for (ls, le), _ in acronym_pairs(text)]
     urls = [(u.start(), u.end()) for u in re.finditer(r"\S*(?:://|www\.)\S*", text)]
+    blocked = bytearray(len(text) + 1)  # characters inside acronym long forms and URLs
+    for a, b in long_spans + urls:
+        blocked[a:b] = b"\x01" * (b - a)
     names = []
     for m in _WORD.finditer(text):
         w = m.group(1)
-        if any(a <= m.start() < b for a, b in long_spans + urls):
+        if blocked[m.start()]:
             continue
         strength = name_strength(w)
         if strength == 0 and m.start() > 0:
@@ -316,11 +319,14 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
         while j < len(doc) and doc[j].pos_ == "PROPN" and (doc[j].is_title or name_strength(doc[j].text) > 0) \
                 and not (j == i and doc[j].is_sent_start):
             j += 1
-        if j - i >= 2 and not any(a <= doc[i].idx < b for a, b in long_spans + urls):
+        if j - i >= 2 and not blocked[doc[i].idx]:
             runs.append((doc[i].idx, doc[j - 1].idx + len(doc[j - 1]), doc[i:j].text, -1))
         i = max(j, i + 1)
     if runs:
-        names = [n for n in names if not any(r[0] <= n[0] and n[1] <= r[1] for r in runs)] + runs
+        in_run = bytearray(len(text) + 1)
+        for r in runs:
+            in_run[r[0]:r[1]] = b"\x01" * (r[1] - r[0])
+        names = [n for n in names if not in_run[n[0]]] + runs
         names.sort()
 
     for start, end, w, strength in names:
