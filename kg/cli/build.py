@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from kg.cache import DEFAULT_CACHE_DIR
 from kg.cli.app import app
-from kg.pipeline import BuildOptions, BuildResult, build
+
+if TYPE_CHECKING:
+    from kg.pipeline import BuildResult
 
 
 @app.command("build")
@@ -34,6 +36,8 @@ def build_command(
       kg build seeds/iclr2025_abstracts.txt
       kg build papers.csv --out exports/my_list --workers 2
     """
+    from kg.pipeline import BuildOptions, build
+
     cache_dir = None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR", DEFAULT_CACHE_DIR)))
     options = BuildOptions(out=out, use_keybert=keybert, related_k=related_k, views=views, workers=workers,
                            cache_dir=cache_dir, progress=not quiet)

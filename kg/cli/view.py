@@ -9,8 +9,6 @@ import typer
 from kg.cli.app import app
 from kg.cli.common import DbOption, build_from
 from kg.errors import KgError
-from kg.related import find_paper
-from kg.view import NODE_BUDGET, find_concept, write_concept_view, write_paper_view, write_views
 
 
 @app.command("view")
@@ -22,7 +20,8 @@ def view_command(
                                               show_default=False)] = None,
     concept: Annotated[str | None, typer.Option("--concept", help="Write this concept's page (name, alias or id).",
                                                 show_default=False)] = None,
-    budget: Annotated[int, typer.Option("--budget", min=10, help="Most nodes drawn in the overview.")] = NODE_BUDGET,
+    budget: Annotated[int | None, typer.Option("--budget", min=10, help="Most nodes drawn in the overview (default: 1500).",
+                                               show_default=False)] = None,
 ) -> None:
     """Write the HTML views (they work offline) and print the path of the page to open.
 
@@ -36,6 +35,10 @@ def view_command(
         raise KgError(f"two build directories given ({build_dir} and --db {db}); give one")
     if paper and concept:
         raise KgError("give --paper or --concept, not both")
+    # Imported here: pyvis pulls in IPython, which every other kg command would pay for.
+    from kg.related import find_paper
+    from kg.view import NODE_BUDGET, find_concept, write_concept_view, write_paper_view, write_views
+
     b = build_from(build_dir or db)
     g = b.graph()
     if paper:
@@ -43,5 +46,5 @@ def view_command(
     elif concept:
         path = write_concept_view(g, b.path, find_concept(g, concept))
     else:
-        path = write_views(g, b.path, budget=budget)
+        path = write_views(g, b.path, budget=budget or NODE_BUDGET)
     typer.echo(str(path.resolve()))
