@@ -134,3 +134,20 @@ def test_modern_gold_partial_f1():
     report = evaluate(ROOT / "tests" / "data" / "modern_gold.jsonl", Extractor(use_keybert=False), "partial")
     assert report["documents"] == 6
     assert report["micro"]["f1"] >= 0.55, report
+
+
+def test_span_typer_second_opinion():
+    from kg.extract import typer
+    from kg.extract.models import load_nlp
+
+    model = typer.load_typer()
+    assert model is not None and set(model.classes) >= {"Method", "Task", "Dataset", "Metric", "NONE"}
+    doc = load_nlp()("We train a conditional random field for named entity recognition and report accuracy.")
+    spans = [("conditional random field", "Method"), ("named entity recognition", "Task"), ("accuracy", "Metric")]
+    infos = [typer.span_info(doc, doc.text.index(t), doc.text.index(t) + len(t)) for t, _ in spans]
+    assert infos[0] == ("conditional random field", "field", "a", "for")
+    p = model.proba(infos)
+    assert p.shape == (3, len(model.classes))
+    assert abs(float(p.sum(axis=1).max()) - 1) < 1e-4
+    for row, (_, want) in list(zip(p, spans))[1:]:
+        assert model.classes[int(row.argmax())] == want
