@@ -145,7 +145,7 @@ def test_span_typer_second_opinion():
     doc = load_nlp()("We train a conditional random field for named entity recognition and report accuracy.")
     spans = [("conditional random field", "Method"), ("named entity recognition", "Task"), ("accuracy", "Metric")]
     infos = [typer.span_info(doc, doc.text.index(t), doc.text.index(t) + len(t)) for t, _ in spans]
-    assert infos[0] == ("conditional random field", "field", "a", "for")
+    assert infos[0][:4] == ("conditional random field", "field", "a", "for")
     p = model.proba(infos)
     assert p.shape == (3, len(model.classes))
     assert abs(float(p.sum(axis=1).max()) - 1) < 1e-4

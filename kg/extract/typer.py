@@ -3,7 +3,8 @@
 The transition-based NER types a span from a narrow CNN window; this
 classifier looks at the span as a whole: the static MiniLM embedding (the
 KeyBERT backend's) of the span text and of its syntactic head, plus hashed
-words (head, first word, the word before and after, span length). It is a
+words (head, first word, the words before and after, span length, the head's
+dependency label and the word that governs the span: "for X" reads as a task). It is a
 multinomial logistic regression over the six SciERC types and NONE (noun
 chunks that are no entity), trained by scripts/train_typer.py on train.json
 only. The extractor uses it where it is confident: to retype a mention, or to
@@ -29,18 +30,22 @@ def load_static():
     return StaticModel.from_pretrained(str(STATIC_DIR))
 
 
-def span_info(doc, start: int, end: int) -> tuple[str, str, str, str]:
-    """(span text, head word, word before, word after) of a character span of a parsed Doc."""
+def span_info(doc, start: int, end: int) -> tuple[str, ...]:
+    """(span text, head word, word before, word after, two words before, the head's dependency label,
+    the lemma of the word that governs the span) for a character span of a parsed Doc."""
     sp = doc.char_span(start, end, alignment_mode="expand")
     text = doc.text[start:end]
     if sp is None or not len(sp):
-        return text, text.split()[-1] if text.split() else text, "<s>", "</s>"
+        return text, text.split()[-1] if text.split() else text, "<s>", "</s>", "<s>", "-", "-"
     prev = doc[sp.start - 1].text if sp.start > 0 else "<s>"
+    prev2 = doc[sp.start - 2].lower_ if sp.start > 1 else "<s>"
     nxt = doc[sp.end].text if sp.end < len(doc) else "</s>"
-    return text, sp.root.text, prev, nxt
+    root = sp.root
+    gov = root.head.lemma_.lower() if not sp.start <= root.head.i < sp.end else "-"
+    return text, root.text, prev, nxt, prev2, root.dep_, gov
 
 
-def features(infos: list[tuple[str, str, str, str]]):
+def features(infos: list[tuple[str, ...]]):
     from scipy.sparse import csr_matrix, hstack
     from sklearn.feature_extraction import FeatureHasher
 
@@ -48,9 +53,10 @@ def features(infos: list[tuple[str, str, str, str]]):
     emb = m2v.encode([i[0] for i in infos])
     head = m2v.encode([i[1] for i in infos])
     hasher = FeatureHasher(N_HASH, input_type="string")
-    words = hasher.transform([["h=" + h.lower(), "p=" + p.lower(), "n=" + nx.lower(),
-                               "len=%d" % min(len(t.split()), 6), "w1=" + t.split()[0].lower() if t.split() else "w1="]
-                              for t, h, p, nx in infos])
+    words = hasher.transform([["h=" + h.lower(), "p=" + p.lower(), "n=" + nx.lower(), "len=%d" % min(len(t.split()), 6),
+                               "w1=" + (t.split()[0].lower() if t.split() else ""), "p2=" + p2, "dep=" + dep,
+                               "gov=" + gov, "gd=" + dep + gov]
+                              for t, h, p, nx, p2, dep, gov in infos])
     return hstack([csr_matrix(emb), csr_matrix(head), words]).tocsr()
 
 
@@ -72,7 +78,7 @@ class SpanTyper:
         np.savez_compressed(path, classes=np.array(self.classes), coef=self.coef.astype(np.float16),
                             intercept=self.intercept.astype(np.float32))
 
-    def proba(self, infos: list[tuple[str, str, str, str]]) -> np.ndarray:
+    def proba(self, infos: list[tuple[str, ...]]) -> np.ndarray:
         if not infos:
             return np.zeros((0, len(self.classes)), dtype=np.float32)
         logits = features(infos) @ self.coef.T + self.intercept
