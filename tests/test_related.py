@@ -104,6 +104,19 @@ def test_key_concepts_and_aliases_count():
     assert rows[0].shared[0].type == "Concept"
 
 
+def test_the_all_papers_ranking_equals_the_one_paper_ranking():
+    """`related_all` (sparse products, used by the build) ranks exactly as `related` does."""
+    specs = filler(30)
+    for i in range(30):  # overlapping families of concepts, with ties to break by id
+        specs[f"g{i}"] = (f"Study {i}", [(f"method{i % 4}", "Method"), (f"task{i % 3}", "Task")], [f"idea{i % 5}"])
+    g = corpus_graph(specs)
+    everyone = related_all(g, k=7)
+    for pid in everyone:
+        one = related(g, pid, k=7)
+        assert [(r.id, round(r.score, 9), r.shared) for r in everyone[pid]] == \
+            [(r.id, round(r.score, 9), r.shared) for r in one]
+
+
 def test_related_rows_serialise_as_documented(graph):
     row = related(graph, "a", k=1)[0].to_json()
     assert set(row) == {"id", "title", "score", "shared"}
