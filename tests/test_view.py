@@ -185,3 +185,28 @@ def test_pages_name_the_corpus(tmp_path):
     write_views(g, tmp_path / "b")
     page = (tmp_path / "b" / "views" / paper_page("mt")).read_text(encoding="utf-8")
     assert '<span class="crumb">from-manifest</span>' in page
+
+
+def _hrefs(data: dict, paper_ids) -> list[str]:
+    hrefs = [n["info"].get("href") for n in data["nodes"]] + [s.get("href") for s in data["search"]]
+    hrefs += list(data.get("pages", {}).values())
+    for pid in paper_ids:
+        for row in data.get("related", {}).get(pid, []):
+            hrefs += [s.get("href") for s in row["shared"]]
+    return [h for h in hrefs if h]
+
+
+def test_a_build_over_the_page_limit_writes_pages_for_drawn_nodes_and_links_only_to_them(tmp_path):
+    g = view_corpus()
+    write_views(g, tmp_path, budget=8, page_limit=5)
+    index = page_data(tmp_path / "index.html")
+    drawn = {n["id"] for n in index["nodes"]}
+    written = sorted(p.name for p in (tmp_path / "views").glob("*.html"))
+    assert len(written) == len(drawn)
+    for h in _hrefs(index, index.get("related", {})):
+        assert (tmp_path / h).is_file(), h
+    for page in (tmp_path / "views").glob("*.html"):
+        data = page_data(page)
+        for h in _hrefs(data, data.get("related", {})):
+            assert (tmp_path / "views" / h).is_file(), (page.name, h)
+    assert "kg view --paper ID" in (tmp_path / "index.html").read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ Nothing is fetched from the network: the pages open from disk offline.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import networkx as nx
@@ -19,8 +20,10 @@ import networkx as nx
 from kg.builds import INDEX_HTML, MANIFEST, VIEWS
 from kg.graph import entities_of, papers_of
 from kg.related import RelatedPaper, related_all
+from kg.related import related as related_one
+from kg.schema import PAPER
 from kg.view.names import concept_page, find_concept, page_name, paper_page
-from kg.view.pages import NODE_BUDGET, concept_view, overview, paper_view
+from kg.view.pages import NODE_BUDGET, concept_view, overview, overview_nodes, paper_view
 from kg.view.render import Page, copy_assets, render
 
 __all__ = [
@@ -28,6 +31,9 @@ __all__ = [
     "page_name", "paper_page", "concept_page", "NODE_BUDGET",
 ]
 RELATED_K = 10  # related papers listed per paper on the pages
+# A build writes a page for every node up to this many nodes; above it (tens of thousands of
+# papers) only for the nodes the overview draws, and `kg view --paper/--concept` writes others.
+PAGE_LIMIT = 20_000
 
 
 def _corpus(build_dir: Path, corpus: str | None = None) -> str:
@@ -52,43 +58,62 @@ def _view_html(page: Page) -> str:
     return render(page, inline=False, asset_prefix="lib/", home_href=f"../{INDEX_HTML}")
 
 
+def _page_of(g: nx.DiGraph, node_id: str) -> str:
+    return paper_page(node_id) if g.nodes[node_id]["label"] == PAPER else concept_page(node_id)
+
+
+def _existing_pages(g: nx.DiGraph, views: Path, also: str) -> Callable[[str], bool]:
+    """Link only to pages on disk (a large build has pages only for its drawn nodes)."""
+    return lambda n: n == also or (views / _page_of(g, n)).exists()
+
+
 def write_overview(g: nx.DiGraph, build_dir: Path, related: dict[str, list[RelatedPaper]] | None = None,
-                   budget: int = NODE_BUDGET, corpus: str | None = None) -> Path:
+                   budget: int = NODE_BUDGET, corpus: str | None = None,
+                   has_page: Callable[[str], bool] | None = None) -> Path:
     related = related_all(g, RELATED_K) if related is None else related
-    page = overview(g, _corpus(build_dir, corpus), related, budget=budget)
+    page = overview(g, _corpus(build_dir, corpus), related, budget=budget, has_page=has_page)
     return _write(Path(build_dir) / INDEX_HTML, render(page, inline=True, home_href=INDEX_HTML))
 
 
 def write_paper_view(g: nx.DiGraph, build_dir: Path, paper_id: str,
                      related: dict[str, list[RelatedPaper]] | None = None) -> Path:
-    related = related_all(g, RELATED_K) if related is None else related
+    # One paper's ranking, not the corpus's: on demand in a large build this is the fast path.
+    related = {paper_id: related_one(g, paper_id, RELATED_K)} if related is None else related
     views = Path(build_dir) / VIEWS
     copy_assets(views / "lib")
-    page = paper_view(g, _corpus(build_dir), paper_id, related)
+    page = paper_view(g, _corpus(build_dir), paper_id, related, has_page=_existing_pages(g, views, paper_id))
     return _write(views / paper_page(paper_id), _view_html(page))
 
 
 def write_concept_view(g: nx.DiGraph, build_dir: Path, entity_id: str) -> Path:
     views = Path(build_dir) / VIEWS
     copy_assets(views / "lib")
-    page = concept_view(g, _corpus(build_dir), entity_id)
+    page = concept_view(g, _corpus(build_dir), entity_id, has_page=_existing_pages(g, views, entity_id))
     return _write(views / concept_page(entity_id), _view_html(page))
 
 
 def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpus: str | None = None,
-                related: dict[str, list[RelatedPaper]] | None = None) -> Path:
-    """Write the overview and every paper and concept page of a build; returns index.html's path.
+                related: dict[str, list[RelatedPaper]] | None = None, page_limit: int = PAGE_LIMIT) -> Path:
+    """Write the overview and the paper and concept pages of a build; returns index.html's path.
 
     ``corpus`` names the corpus on the pages (default: the build manifest's name, else the folder's);
-    ``related`` is a precomputed ``related_all(g, RELATED_K)``.
+    ``related`` is a precomputed ``related_all(g, RELATED_K)``. Up to ``page_limit`` nodes every
+    node gets a page; above it only the nodes the overview draws do.
     """
     build_dir = Path(build_dir)
     related = related_all(g, RELATED_K) if related is None else related
     corpus = _corpus(build_dir, corpus)
     views = build_dir / VIEWS
     copy_assets(views / "lib")
-    for pid in papers_of(g):
-        _write(views / paper_page(pid), _view_html(paper_view(g, corpus, pid, related)))
-    for eid in entities_of(g):
-        _write(views / concept_page(eid), _view_html(concept_view(g, corpus, eid)))
-    return write_overview(g, build_dir, related, budget=budget, corpus=corpus)
+    papers, ents = papers_of(g), entities_of(g)
+    has_page = None
+    if len(papers) + len(ents) > page_limit:
+        keep_papers, keep_ents = overview_nodes(g, budget)
+        paged = set(keep_papers) | set(keep_ents)
+        papers, ents = keep_papers, keep_ents
+        has_page = paged.__contains__
+    for pid in papers:
+        _write(views / paper_page(pid), _view_html(paper_view(g, corpus, pid, related, has_page)))
+    for eid in ents:
+        _write(views / concept_page(eid), _view_html(concept_view(g, corpus, eid, has_page=has_page)))
+    return write_overview(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)

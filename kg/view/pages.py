@@ -6,6 +6,7 @@ and adds what the side panel needs (abstracts, related papers, links).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import networkx as nx
 from pyvis.network import Network
@@ -34,13 +35,16 @@ def _short(text: str, limit: int) -> str:
 class _Builder:
     """Collects nodes and edges in a pyvis Network, with links relative to the page."""
 
-    def __init__(self, g: nx.DiGraph, prefix: str):
+    def __init__(self, g: nx.DiGraph, prefix: str, has_page: Callable[[str], bool] | None = None):
         self.g = g
         self.prefix = prefix  # path from the page to views/ ("" inside views/, "views/" from index.html)
+        self.has_page = has_page  # None: every node has a page (builds under the page limit)
         # directed: pyvis checks undirected edges for duplicates in O(edges) each; arrows are off anyway.
         self.net = Network(directed=True)
 
-    def href(self, node_id: str) -> str:
+    def href(self, node_id: str) -> str | None:
+        if self.has_page is not None and not self.has_page(node_id):
+            return None  # never link to a page that was not written
         if self.g.nodes[node_id]["label"] == schema.PAPER:
             return self.prefix + paper_page(node_id)
         return self.prefix + concept_page(node_id)
@@ -126,13 +130,15 @@ def _related_edge(b: _Builder, u: str, row: RelatedPaper, faint: bool = False, r
            title=f"related, score {row.score:.3f}: {names}", **extra)
 
 
-def related_json(g: nx.DiGraph, rows: list[RelatedPaper], prefix: str) -> list[dict]:
+def related_json(g: nx.DiGraph, rows: list[RelatedPaper], prefix: str,
+                 has_page: Callable[[str], bool] | None = None) -> list[dict]:
     """Related rows for the side panel, with links to the papers' and concepts' pages."""
     out = []
     for r in rows:
         row = r.to_json()
         for s, js in zip(r.shared, row["shared"]):
-            js["href"] = prefix + concept_page(s.entity) if s.entity and s.entity in g else None
+            linked = s.entity and s.entity in g and (has_page is None or has_page(s.entity))
+            js["href"] = prefix + concept_page(s.entity) if linked else None
         out.append(row)
     return out
 
@@ -147,9 +153,8 @@ def _concept_chips(b: _Builder, eids: list[str]) -> list[dict]:
              "href": b.href(e)} for e in eids]
 
 
-def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
-             budget: int = NODE_BUDGET) -> Page:
-    b = _Builder(g, prefix="views/")
+def overview_nodes(g: nx.DiGraph, budget: int = NODE_BUDGET) -> tuple[list[str], list[str]]:
+    """The papers and concepts the overview draws: the most connected, within ``budget``."""
     papers = papers_of(g)
     degree = {n: sum(1 for _, _, t in g.out_edges(n, data="type") if t in MENTION_TYPES) for n in papers}
     ents = sorted(entities_of(g), key=lambda e: (-g.nodes[e].get("papers", 0), g.nodes[e].get("name") or e))
@@ -161,6 +166,16 @@ def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
         keep_ents = ents_shared[:room]
     else:
         keep_ents = ents
+    return keep_papers, keep_ents
+
+
+def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
+             budget: int = NODE_BUDGET, has_page: Callable[[str], bool] | None = None) -> Page:
+    b = _Builder(g, prefix="views/", has_page=has_page)
+    papers = papers_of(g)
+    ents = entities_of(g)
+    keep_papers, keep_ents = overview_nodes(g, budget)
+    degree = {n: sum(1 for _, _, t in g.out_edges(n, data="type") if t in MENTION_TYPES) for n in keep_papers}
     label_papers = len(keep_papers) <= 60
     for p in keep_papers:
         # Above a few dozen papers titles would hide the concept names, which are what one scans
@@ -185,10 +200,14 @@ def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
                 f"{len(keep_papers):,} of {len(papers):,} papers and the {len(keep_ents):,} most connected of "
                 f"{len(ents):,} concepts (each in ≥ {floor} papers). Left out: {left_papers:,} papers and "
                 f"{left_ents:,} rarer concepts; the search box still finds them and opens their pages.")
+        if has_page is not None:
+            note = note.replace("the search box still finds them and opens their pages.",
+                                "this large build has pages only for the drawn nodes; "
+                                "`kg view --paper ID` or `kg view --concept NAME` writes any other.")
     search = b.search()
     drawn = {s["id"] for s in search}
     for n in papers + ents:
-        if n not in drawn:
+        if n not in drawn and (has_page is None or has_page(n)):
             d = g.nodes[n]
             search.append({"id": n, "label": d.get("title") or d.get("name") or n, "href": b.href(n)})
     counts = Counter(g.nodes[n]["label"] for n in papers + ents)
@@ -200,12 +219,15 @@ def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
         item["total"] = counts[item["type"]]
     return Page(kind="overview", heading=f"Knowledge graph of {corpus}", subtitle=subtitle, corpus=corpus,
                 nodes=b.net.nodes, edges=b.net.edges, options=_options(len(b.net.nodes)), legend=legend,
-                search=search, related={p: related_json(g, rows, "views/") for p, rows in related.items()},
-                pages={p: b.href(p) for p in papers}, note=note)
+                search=search,
+                # Only drawn papers open a side panel; the rest would bloat a large corpus's page.
+                related={p: related_json(g, related.get(p, []), "views/", has_page) for p in keep_papers},
+                pages={p: b.href(p) for p in keep_papers}, note=note)
 
 
-def paper_view(g: nx.DiGraph, corpus: str, pid: str, related: dict[str, list[RelatedPaper]]) -> Page:
-    b = _Builder(g, prefix="")
+def paper_view(g: nx.DiGraph, corpus: str, pid: str, related: dict[str, list[RelatedPaper]],
+               has_page: Callable[[str], bool] | None = None) -> Page:
+    b = _Builder(g, prefix="", has_page=has_page)
     mine = _entities_of_paper(g, pid)
     rows = related.get(pid, [])
     b.node(pid, value=40, borderWidth=3, info={"concepts": _concept_chips(b, mine)})
@@ -225,11 +247,12 @@ def paper_view(g: nx.DiGraph, corpus: str, pid: str, related: dict[str, list[Rel
     subtitle = " · ".join(meta + [f"id {pid}", f"{len(mine)} concepts", f"{len(rows)} related papers"])
     return Page(kind="paper", heading=title, subtitle=subtitle, corpus=corpus, nodes=b.net.nodes,
                 edges=b.net.edges, options=_options(len(b.net.nodes)), legend=b.legend(), search=b.search(),
-                related={pid: related_json(g, rows, "")}, pages={r.id: b.href(r.id) for r in rows}, focus=pid)
+                related={pid: related_json(g, rows, "", has_page)}, pages={r.id: b.href(r.id) for r in rows}, focus=pid)
 
 
-def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, max_cooccurring: int = 30) -> Page:
-    b = _Builder(g, prefix="")
+def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, max_cooccurring: int = 30,
+                 has_page: Callable[[str], bool] | None = None) -> Page:
+    b = _Builder(g, prefix="", has_page=has_page)
     users = sorted((u for u, _, t in g.in_edges(eid, data="type") if t in MENTION_TYPES),
                    key=lambda p: (-g.edges[p, eid].get("mentions", 1), p))
     co: Counter = Counter()

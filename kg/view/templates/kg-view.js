@@ -174,8 +174,8 @@
       showDetails(hit.id);
       status.textContent = "Showing " + hit.label + ".";
     } else {
-      status.appendChild(document.createTextNode(hit.label + " is not drawn here: "));
-      status.appendChild(el("a", {href: hit.href, text: "open its page"}));
+      status.appendChild(document.createTextNode(hit.label + " is not drawn here" + (hit.href ? ": " : ".")));
+      if (hit.href) status.appendChild(el("a", {href: hit.href, text: "open its page"}));
     }
     return hit.id;
   }
