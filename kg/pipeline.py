@@ -32,7 +32,7 @@ from kg.store import write_store
 class BuildOptions:
     out: Path | None = None  # default: exports/<corpus name>
     use_keybert: bool = True
-    related_k: int = 5  # RELATED_TO edges stored per paper
+    related_k: int = 10  # RELATED_TO edges stored per paper; `kg related -k K<=this` reads them
     views: bool = True
     workers: int = 1
     cache_dir: Path | None = None  # extraction cache; None disables it
@@ -143,6 +143,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             "entities": result.entity_counts,
             "relationships": result.relationship_counts,
             "resolution": result.resolution.summary,
+            "related_k": options.related_k,
             "warnings": result.corpus.warnings,
         }
         # The manifest is written last: a folder without one is never taken for a build.

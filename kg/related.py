@@ -353,7 +353,8 @@ def add_related_edges(g: nx.DiGraph, k: int = 5, related: dict[str, list[Related
         for rank, row in enumerate(rows[:k], 1):
             g.add_edge(
                 pid, row.id, type=schema.RELATED_REL, score=round(row.score, 4), rank=rank,
-                shared=[s.name for s in row.shared],
+                shared=[s.name for s in row.shared], shared_types=[s.type for s in row.shared],
+                shared_papers=[s.papers for s in row.shared],
             )
             added += 1
     return added
@@ -361,28 +362,31 @@ def add_related_edges(g: nx.DiGraph, k: int = 5, related: dict[str, list[Related
 
 def find_paper(g: nx.DiGraph, query: str) -> str:
     """The id of the paper named by ``query``: an exact id, else title words (all must match)."""
+    return find_paper_in({p: g.nodes[p].get("title") or "" for p in papers_of(g)}, query)
+
+
+def find_paper_in(titles: dict[str, str], query: str) -> str:
+    """``find_paper`` over a mapping of paper id -> title (as read from a store)."""
     query = query.strip()
     if not query:
         raise KgError("empty paper query: give a paper id or words of its title")
-    papers = papers_of(g)
-    if query in papers:
+    if query in titles:
         return query
     words = query.lower().split()
 
     def matches(pid: str) -> bool:
-        hay = f"{pid} {g.nodes[pid].get('title') or ''}".lower()
+        hay = f"{pid} {titles[pid] or ''}".lower()
         return all(w in hay for w in words)
 
-    hits = [p for p in papers if matches(p)]
+    hits = [p for p in titles if matches(p)]
     if len(hits) > 1:
-        exact = [p for p in hits if (g.nodes[p].get("title") or "").strip().lower() == query.lower()]
+        exact = [p for p in hits if (titles[p] or "").strip().lower() == query.lower()]
         hits = exact or hits
     if not hits:
         raise KgError(f"no paper matches {query!r} (give a paper id or words of its title; "
                       f"`kg query 'MATCH (p:Paper) RETURN p.id, p.title'` lists them)")
     if len(hits) > 1:
-        shown = "; ".join(f"{p} ({' '.join(str(g.nodes[p].get('title') or '').split())[:60]})"
-                          for p in sorted(hits)[:5])
+        shown = "; ".join(f"{p} ({' '.join(str(titles[p] or '').split())[:60]})" for p in sorted(hits)[:5])
         more = f" and {len(hits) - 5} more" if len(hits) > 5 else ""
         raise KgError(f"{query!r} matches {len(hits)} papers: {shown}{more}; give the id or more title words")
     return hits[0]

@@ -59,6 +59,8 @@ RELATED_PROPERTIES: dict[str, str] = {
     "score": "DOUBLE",
     "rank": "INT64",  # 1 = most related
     "shared": "STRING[]",  # names of the shared concepts, most informative first
+    "shared_types": "STRING[]",  # type of each shared concept (Method, ..., or Concept for key phrases)
+    "shared_papers": "INT64[]",  # papers of the corpus having each shared concept: the fewer, the rarer
 }
 
 NODE_LABELS: tuple[str, ...] = (PAPER, *ENTITY_TYPES)

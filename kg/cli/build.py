@@ -21,7 +21,7 @@ def build_command(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Build directory (default: exports/<corpus name>).",
                                              show_default=False)] = None,
     keybert: Annotated[bool, typer.Option("--keybert/--no-keybert", help="Rank key concepts with KeyBERT.")] = True,
-    related_k: Annotated[int, typer.Option("--related-k", min=0, help="RELATED_TO links stored per paper (0: none).")] = 5,
+    related_k: Annotated[int, typer.Option("--related-k", min=0, help="RELATED_TO links stored per paper (0: none).")] = 10,
     views: Annotated[bool, typer.Option("--views/--no-views", help="Write the interactive HTML views.")] = True,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Processes for extraction.")] = 1,
     cache: Annotated[Path | None, typer.Option("--cache", help="Extraction cache folder (default: $KG_CACHE_DIR or .kg-cache).",

@@ -9,8 +9,8 @@ import typer
 from kg.cli.app import app
 from kg.cli.common import DbOption, Format, build_from, render
 from kg.errors import KgError
-from kg.graph import papers_of
-from kg.related import ConceptIndex, find_paper
+from kg.builds import Build
+from kg.related import RelatedPaper, SharedConcept, find_paper_in
 
 
 def _shared_cell(row) -> str:
@@ -53,22 +53,55 @@ def related_command(
         raise KgError("give either a paper or --all, not both")
     if not all_papers and not paper:
         raise KgError("name a paper (its id or title words), or pass --all")
-    g = build_from(db).graph()
-    index = ConceptIndex.from_graph(g)
+    b = build_from(db)
     if all_papers:
-        for pid in papers_of(g):
-            rows = [r.to_json() for r in index.related(pid, k)]
+        from kg.related import related_all
+
+        for pid, related in related_all(b.graph(), k).items():
+            rows = [r.to_json() for r in related]
             for r in rows:
                 r.pop("title")
             typer.echo(json.dumps({"id": pid, "related": rows}, ensure_ascii=False))
         return
-    pid = find_paper(g, paper)
-    rows = index.related(pid, k)
+    found = _stored(b, paper, k)
+    if found is None:  # more rows than the build stored: rank from the graph
+        from kg.related import find_paper, related
+
+        g = b.graph()
+        pid = find_paper(g, paper)
+        title, rows = g.nodes[pid].get("title") or pid, related(g, pid, k)
+    else:
+        pid, title, rows = found
     if fmt == Format.json:
         typer.echo(json.dumps([r.to_json() for r in rows], ensure_ascii=False, indent=2))
         return
     if fmt == Format.table:
-        typer.echo(_table(pid, g.nodes[pid].get("title") or pid, rows))
+        typer.echo(_table(pid, title, rows))
         return
     columns = ["rank", "score", "id", "title", "shared concepts"]
     typer.echo(render(columns, [[i, round(r.score, 4), r.id, r.title, _shared_cell(r)] for i, r in enumerate(rows, 1)], fmt))
+
+
+def _stored(b: Build, paper: str, k: int) -> tuple[str, str, list[RelatedPaper]] | None:
+    """The paper's top ``k`` from the RELATED_TO links the build stored, if it stored that many.
+
+    Reading a few rows from the embedded store answers in milliseconds at any corpus size,
+    where loading the graph and ranking takes seconds once the corpus is large.
+    """
+    from kg.store import Store
+
+    if k > int(b.manifest.get("related_k", 0)):
+        return None
+    with Store(b.store_path) as store:
+        hit = store.query("MATCH (p:Paper {id: $id}) RETURN p.id, p.title", {"id": paper.strip()}).rows
+        titles = dict(hit or store.query("MATCH (p:Paper) RETURN p.id, p.title").rows)
+        pid = find_paper_in(titles, paper)
+        rows = store.query(
+            "MATCH (a:Paper {id: $id})-[r:RELATED_TO]->(b:Paper) "
+            "RETURN b.id, b.title, r.score, r.shared, r.shared_types, r.shared_papers ORDER BY r.rank LIMIT $k",
+            {"id": pid, "k": k},
+        ).rows
+    return pid, titles[pid] or pid, [
+        RelatedPaper(oid, otitle or oid, score, tuple(SharedConcept(n, t, c) for n, t, c in zip(names, types, counts)))
+        for oid, otitle, score, names, types, counts in rows
+    ]
