@@ -161,14 +161,14 @@ nO = null
 
 [components.ner.model.tok2vec.embed]
 @architectures = "spacy.MultiHashEmbed.v2"
-width = 96
+width = {width}
 attrs = ["NORM","PREFIX","SUFFIX","SHAPE"]
-rows = [5000,1000,2500,2500]
+rows = {rows}
 include_static_vectors = {static}
 
 [components.ner.model.tok2vec.encode]
 @architectures = "spacy.MaxoutWindowEncoder.v2"
-width = 96
+width = {width}
 depth = 4
 window_size = 1
 maxout_pieces = 3
@@ -220,6 +220,8 @@ def main() -> None:
     ap.add_argument("--eval-frequency", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--vectors", type=Path, default=None, help="spaCy vectors dir (scratch init only)")
+    ap.add_argument("--width", type=int, default=96, help="tok2vec width (scratch init only)")
+    ap.add_argument("--rows", type=int, default=5000, help="NORM hash rows (scratch init only)")
     args = ap.parse_args()
 
     if args.out is None:
@@ -233,7 +235,8 @@ def main() -> None:
     base = spacy.load(BASE)
     static = "true" if args.vectors else "false"
     ner_block = NER_SOURCED.format(base=BASE) if args.init == "sm-ner" else \
-        NER_SCRATCH_T.replace("{static}", static)
+        NER_SCRATCH_T.replace("{static}", static).replace("{width}", str(args.width)).replace(
+            "{rows}", json.dumps([args.rows, args.rows // 5, args.rows // 2, args.rows // 2]))
     config = CONFIG.format(seed=args.seed, ner_block=ner_block, dropout=args.dropout, patience=args.patience,
                            epochs=args.epochs, eval_frequency=args.eval_frequency, learn_rate=args.learn_rate)
     with tempfile.TemporaryDirectory() as tmp:

@@ -151,3 +151,18 @@ def test_span_typer_second_opinion():
     assert abs(float(p.sum(axis=1).max()) - 1) < 1e-4
     for row, (_, want) in list(zip(p, spans))[1:]:
         assert model.classes[int(row.argmax())] == want
+
+
+BENCH = ROOT.parent / "shared" / "bench" / "scierc"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (BENCH / "dev.json").exists(), reason="../shared/bench/scierc is absent (not a developer machine)")
+def test_scierc_dev_does_not_regress():
+    """docs/extraction.md reports 0.598 exact / 0.694 partial on dev; a drop of more than ~2 points fails."""
+    from kg.evaluate import evaluate_many
+
+    r = evaluate_many(BENCH / "dev.json", Extractor(use_keybert=False))
+    assert r["exact"]["documents"] == 50
+    assert r["exact"]["micro"]["f1"] >= 0.575, r["exact"]["micro"]
+    assert r["partial"]["micro"]["f1"] >= 0.67, r["partial"]["micro"]
