@@ -56,21 +56,40 @@ def open_build(path: Path | str | None = None, exports: Path = DEFAULT_EXPORTS) 
     """The build at ``path``, or the most recent build under ``exports``."""
     if path is not None:
         path = Path(path)
-        _recover(path)
+        if not path.exists() and is_build(previous(path)):
+            # A build's swap was cut, or is under way this instant: read the previous build
+            # where it is. Readers never rename; the next build puts it back (recover()).
+            return Build(previous(path))
         if not is_build(path):
             raise KgError(f"{path}: not a kg build directory (run `kg build CORPUS --out {path}`)")
         return Build(path)
+    # Hidden folders are builds under way or killed (.NAME.new-*) or kept during a swap
+    # (.NAME.old): never a build of their own. A cut swap's .old is found through NAME.
+    builds = []
     if exports.is_dir():
-        for old in exports.glob(".*.old"):
-            _recover(old.with_name(old.name[1:-4]))
-    candidates = [p for p in exports.iterdir() if p.is_dir() and is_build(p)] if exports.is_dir() else []
-    if not candidates:
+        names = {p.name for p in exports.iterdir() if not p.name.startswith(".")}
+        names |= {p.name[1:-4] for p in exports.glob(".*.old")}
+        builds = [b for b in (_readable(exports / n) for n in sorted(names)) if b is not None]
+    if not builds:
         raise KgError(f"no build found under {exports}/ (run `kg build CORPUS` first, or pass --db BUILD_DIR)")
-    return Build(max(candidates, key=lambda p: (p / MANIFEST).stat().st_mtime))
+    return max(builds, key=lambda b: (b.path / MANIFEST).stat().st_mtime)
 
 
-def _recover(path: Path) -> None:
-    """Put back the previous build if a swap was cut between its two renames."""
-    old = path.with_name(f".{path.name}.old")
+def _readable(path: Path) -> Build | None:
+    if is_build(path):
+        return Build(path)
+    if not path.exists() and is_build(previous(path)):
+        return Build(previous(path))
+    return None
+
+
+def previous(path: Path) -> Path:
+    """Where a build's swap keeps the previous build until the new one is in place."""
+    return path.with_name(f".{path.name}.old")
+
+
+def recover(path: Path) -> None:
+    """Put the previous build back if a swap was cut between its two renames (writers only)."""
+    old = previous(path)
     if not path.exists() and is_build(old):
         old.rename(path)

@@ -124,6 +124,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
     out = result.path
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    tmp.chmod(0o777 & ~_umask())  # mkdtemp makes it 0700; a build folder is as readable as any other
     try:
         write_json(result.graph, tmp / builds.GRAPH_JSON)
         write_graphml(result.graph, tmp / builds.GRAPH_ML)
@@ -154,9 +155,18 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
         raise
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def swap_in(new: Path, out: Path) -> None:
     """Replace ``out`` by ``new``; at every instant one complete build is on disk."""
-    old = out.with_name(f".{out.name}.old")
+    old = builds.previous(out)
+    # A swap cut earlier may have left the previous build only at .old: put it back
+    # before anything is deleted, or a second cut swap would leave no build at all.
+    builds.recover(out)
     if old.exists():
         shutil.rmtree(old)
     if out.exists():

@@ -7,7 +7,10 @@ so no text from the corpus is ever spliced into a statement.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import signal
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,16 +89,50 @@ def write_store(g: nx.DiGraph, path: Path | str) -> None:
     path = Path(path)
     if path.exists():
         raise KgError(f"{path}: already exists; kg writes a new store and swaps it in")
+    with _sigint_between_statements() as check:
+        _write_tables(g, path, check)
+
+
+@contextmanager
+def _sigint_between_statements() -> Iterator[Callable[[], None]]:
+    """Ctrl-C while the store is written: finish the statement, then raise KeyboardInterrupt.
+
+    ladybug swallows a KeyboardInterrupt that lands while it checks the SIGINT handler
+    before a statement (it prints "Exception ignored ..." and goes on), so a Ctrl-C at
+    that instant would be lost. Here the signal is only recorded, and raised between
+    statements (each is at most one COPY batch).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+    got: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
+
+    def check() -> None:
+        if got:
+            raise KeyboardInterrupt
+
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    check()
+
+
+def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None]) -> None:
     store = Store(path, read_only=False)
+    check()
     try:
         for label in schema.NODE_LABELS:
             props = schema.node_properties(label)
             cols = ", ".join(f"{name} {typ}" for name, typ in props.items())
             store.execute(f"CREATE NODE TABLE {label}({cols}, PRIMARY KEY(id))")
+            check()
         for rel, src, dst in schema.relationship_types():
             props = schema.relationship_properties(rel)
             cols = "".join(f", {name} {typ}" for name, typ in props.items())
             store.execute(f"CREATE REL TABLE {rel}(FROM {src} TO {dst}{cols})")
+            check()
 
         for label in schema.NODE_LABELS:
             props = list(schema.node_properties(label))
@@ -104,7 +141,7 @@ def write_store(g: nx.DiGraph, path: Path | str) -> None:
                 for n, d in g.nodes(data=True)
                 if d["label"] == label
             )
-            _copy(store, label, props, rows)
+            _copy(store, label, props, rows, check)
         for rel, _, _ in schema.relationship_types():
             props = list(schema.relationship_properties(rel))
             rows = (
@@ -112,15 +149,16 @@ def write_store(g: nx.DiGraph, path: Path | str) -> None:
                 for u, v, d in g.edges(data=True)
                 if d["type"] == rel
             )
-            _copy(store, rel, ["_from", "_to", *props], rows)
+            _copy(store, rel, ["_from", "_to", *props], rows, check)
     finally:
         store.close()
 
 
-def _copy(store: Store, table: str, columns: list[str], rows: Iterable[dict]) -> None:
+def _copy(store: Store, table: str, columns: list[str], rows: Iterable[dict], check: Callable[[], None]) -> None:
     ret = ", ".join(f"r.{c}" for c in columns)
     for batch in _batches(rows, _BATCH):
         store.execute(f"COPY {table} FROM (UNWIND $rows AS r RETURN {ret})", {"rows": batch})
+        check()
 
 
 def _batches(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:

@@ -7,24 +7,34 @@ from __future__ import annotations
 
 import sys
 
-import click
+INTERRUPTED = "kg: interrupted; previous output left as it was"
 
-from kg.cli.app import app
-from kg.cli import build, evaluate, export, query, related, view  # noqa: F401  (registers commands)
-from kg.errors import KgError
+# The imports take about a second; a Ctrl-C meanwhile gets the same one line as later on.
+try:
+    import click
+
+    from kg.cli.app import app
+    from kg.cli import build, evaluate, export, query, related, view  # noqa: F401  (registers commands)
+    from kg.errors import KgError
+except KeyboardInterrupt:
+    print(INTERRUPTED, file=sys.stderr)
+    sys.exit(130)
 
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        rv = app(standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:  # usage errors: click's own one-line message
         exc.show()
         sys.exit(2)
     except (KeyboardInterrupt, click.exceptions.Abort):
-        print("kg: interrupted; previous output left as it was", file=sys.stderr)
-        sys.exit(130)
+        rv = 130
     except KgError as exc:
         print(f"kg: error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
+    # Outside standalone mode Typer does not raise on Ctrl-C or typer.Exit(n): it returns 130 or n.
+    if rv == 130:
+        print(INTERRUPTED, file=sys.stderr)
+    sys.exit(rv if isinstance(rv, int) else 0)
