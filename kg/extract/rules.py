@@ -267,8 +267,8 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
         return sp[0] if sp is not None and len(sp) else None
 
     # 1. Acronym definitions.
-    acro_type: dict[str, str] = {}
-    for (ls, le), (as_, ae) in acronym_pairs(text):
+    pairs = acronym_pairs(text)
+    for (ls, le), (as_, ae) in pairs:
         long_text = text[ls:le]
         etype = ner_types.get((ls, le)) or phrase_type(long_text)
         if etype is None:
@@ -283,11 +283,10 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
                 continue
         add(ls, le, etype, 0.85, "rule:acronym")
         add(as_, ae, etype, 0.85, "rule:acronym")
-        acro_type[text[as_:ae]] = etype
         name_type.setdefault(text[as_:ae], (etype, 0.8, "rule:acronym"))
 
     # 2. Name-shaped words and the cues around them.
-    long_spans = [(ls, le) for (ls, le), _ in acronym_pairs(text)]
+    long_spans = [long for long, _ in pairs]
     urls = [(u.start(), u.end()) for u in re.finditer(r"\S*(?:://|www\.)\S*", text)]
     blocked = bytearray(len(text) + 1)  # characters inside acronym long forms and URLs
     for a, b in long_spans + urls:
@@ -391,7 +390,6 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
                     cue, score = "Dataset", 0.8
         if cue is not None:
             name_type.setdefault(w, (cue, score, "rule:cue"))
-            # Coordinated names share a cue-given type.
 
     # Coordination: X, Y and Z share the type of any cued member.
     changed = True
