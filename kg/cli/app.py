@@ -8,6 +8,7 @@ browse as HTML, and mine for related papers.
 
 A five-minute tour:
 
+\b
   kg build seeds/iclr2025_abstracts.txt      # extract, build, write exports/iclr2025_abstracts/
   kg query queries/top_methods.cypher         # Cypher on the embedded store, no server
   kg query 'MATCH (p:Paper)-[:USES]->(m:Method) RETURN m.name, count(p) AS n ORDER BY n DESC'
@@ -15,13 +16,14 @@ A five-minute tour:
   kg view                                     # write and name the interactive HTML views
   kg export neo4j --uri bolt://localhost:7687 --user neo4j --password secret
 
+\b
 Every command takes --help. Commands that read a build take --db BUILD_DIR
 (default: the most recent build under exports/).
 """
 
 app = typer.Typer(
     name="kg",
-    help=TOUR,
+    help=TOUR,  # "\b" keeps click from rewrapping the example lines
     no_args_is_help=False,
     add_completion=False,
     rich_markup_mode=None,
@@ -32,4 +34,4 @@ app = typer.Typer(
 @app.callback(invoke_without_command=True)
 def _root(ctx: typer.Context) -> None:
     if ctx.invoked_subcommand is None:
-        typer.echo(TOUR)
+        typer.echo(TOUR.replace("\b\n", ""))
