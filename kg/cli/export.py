@@ -16,7 +16,11 @@ from kg.export.bolt_plan import DEFAULT_BATCH_BYTES, DEFAULT_BATCH_SIZE, DEFAULT
 from kg.export.rows import ExportGraph, export_graph
 
 export_app = typer.Typer(
-    help="Move a build's graph into Neo4j: live over Bolt, as neo4j-admin import CSVs, or as a Cypher script.",
+    help="Move a build's graph into Neo4j: live over Bolt, as neo4j-admin import CSVs, or as a Cypher script.\n\n"
+         "\b\nExamples:\n"
+         "  kg export neo4j --uri bolt://localhost:7687 --user neo4j --password secret\n"
+         "  kg export neo4j-import --out /tmp/kg-import\n"
+         "  kg export cypher --out graph.cypher",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -91,7 +95,13 @@ def neo4j_import_command(
     out: Annotated[Path | None, typer.Option("--out", help="Folder to write (default: BUILD_DIR/neo4j-import).",
                                              show_default=False)] = None,
 ) -> None:
-    """Write CSV files for `neo4j-admin database import full`, and a README with the exact command."""
+    """Write CSV files for `neo4j-admin database import full`, and a README with the exact command.
+
+    \b
+    Example:
+      kg export neo4j-import --out /tmp/kg-import
+      neo4j-admin database import full ...   # the command printed and written to README.md
+    """
     build, eg = _load(build_dir, db)
     folder = out or build.path / "neo4j-import"
     written = neo4j_import.write_import(eg, folder)
@@ -108,7 +118,13 @@ def cypher_command(
     out: Annotated[Path | None, typer.Option("--out", help="Script to write (default: BUILD_DIR/neo4j.cypher).",
                                              show_default=False)] = None,
 ) -> None:
-    """Write one .cypher script that recreates the graph: `cypher-shell -f FILE`."""
+    """Write one .cypher script that recreates the graph: `cypher-shell -f FILE`.
+
+    \b
+    Example:
+      kg export cypher --out graph.cypher
+      cypher-shell -u neo4j -p secret -f graph.cypher
+    """
     build, eg = _load(build_dir, db)
     path = out or build.path / "neo4j.cypher"
     statements = cypher_script.write_script(eg, path)
