@@ -54,6 +54,21 @@ def _trim(ent):
     return ent.doc.char_span(ent.doc[start].idx, ent.doc[end - 1].idx + len(ent.doc[end - 1]), label=ent.label_)
 
 
+def _one_type_per_form(mentions: list[Mention]) -> list[Mention]:
+    """One surface form keeps one type in one abstract: the type with the highest total score."""
+    votes: dict[str, dict[str, float]] = {}
+    for m in mentions:
+        v = votes.setdefault(m.text.lower(), {})
+        v[m.type] = v.get(m.type, 0.0) + m.score
+    out = []
+    for m in mentions:
+        v = votes[m.text.lower()]
+        best = max(v, key=lambda t: (v[t], t))
+        out.append(m if best == m.type else
+                   Mention(m.text, best, m.start, m.end, m.sentence, m.score, m.source + "+unified"))
+    return out
+
+
 class Extractor:
     """Typed mentions and key concepts of abstracts.
 
@@ -87,7 +102,7 @@ class Extractor:
         return models.load_nlp()
 
     def _ner_spans(self, docs) -> list[list]:
-        """Per doc, the NER spans the shipped recognizers agree on (majority vote)."""
+        """Per doc, the NER spans enough of the shipped recognizers agree on (VOTE_SHARE of them)."""
         ners = models.load_ners() if self.use_ner else []
         if not ners:
             return [[] for _ in docs]
@@ -136,7 +151,7 @@ class Extractor:
             ner = self._ner_spans(docs)
             mentions = [self._mentions(doc, ents) for doc, ents in zip(docs, ner)]
             if self.use_typer:
-                mentions = self._retype(docs, mentions)
+                mentions = [_one_type_per_form(ms) for ms in self._retype(docs, mentions)]
             if self.use_keybert:
                 results = self._keybert(docs, mentions)
             else:
