@@ -213,7 +213,7 @@ def main() -> None:
     ap.add_argument("--init", choices=["sm-ner", "scratch"], default="sm-ner")
     ap.add_argument("--labels", choices=["scored", "ost", "all"], default="ost",
                     help="scored: Method/Task/Dataset/Metric; ost: + OtherScientificTerm; all: + Generic")
-    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--patience", type=int, default=1600)
     ap.add_argument("--dropout", type=float, default=0.2)
     ap.add_argument("--learn-rate", type=float, default=0.001)
