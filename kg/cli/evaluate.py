@@ -32,6 +32,12 @@ def eval_command(
     """Extract entities from the abstracts of GOLD and print precision, recall and F1.
 
     The micro figure covers Method, Task and Dataset; Metric is reported per type only.
+
+    \b
+    Examples:
+      kg eval ../shared/bench/scierc/dev.json
+      kg eval ../shared/bench/scierc/dev.json --match partial --format json
+      kg eval my_gold.jsonl      # {"id", "text", "entities": [{"text", "type"}]} per line
     """
     from kg.evaluate import evaluate, format_table
     from kg.extract import Extractor
