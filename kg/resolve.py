@@ -42,9 +42,16 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+_TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
+
+
 def normalize(text: str) -> str:
-    """The comparison key of a surface form (case, spacing, determiner, plural folded)."""
+    """The comparison key of a surface form (case, spacing, determiner, plural, "(LF)" folded)."""
     text = unicodedata.normalize("NFKC", text).strip()
+    # "Large Language Models (LLMs)" is the long form with its acronym attached.
+    inner = _TRAILING_PARENS.match(text)
+    if inner:
+        text = inner.group(1)
     text = re.sub(r"\s*-\s*", "-", text)
     text = re.sub(r"\s+", " ", text)
     words = text.split(" ")
@@ -55,14 +62,23 @@ def normalize(text: str) -> str:
 
 
 def acronym_of(mention: Mention, paper_text: str) -> str | None:
-    """The acronym defined right after a long-form mention, as in "Policy Mirror Descent (PMD)"."""
-    m = _ACRONYM_DEF.match(paper_text, mention.end)
-    if not m or " " not in mention.text.strip():
+    """The acronym defined with a long-form mention: "Policy Mirror Descent (PMD)", in the text
+    right after the mention or inside the mention itself."""
+    inner = _TRAILING_PARENS.match(mention.text.strip())
+    if inner:
+        long_form, acro = inner.group(1), inner.group(2).strip()
+        if acro.endswith("s") and acro[:-1].isupper():
+            acro = acro[:-1]
+    else:
+        m = _ACRONYM_DEF.match(paper_text, mention.end)
+        if not m:
+            return None
+        long_form, acro = mention.text, m.group(1)
+    if " " not in long_form.strip():
         return None
-    acro = m.group(1)
     # The acronym's letters must come from the long form, in order.
     letters = [c.lower() for c in acro if c.isalpha()]
-    long_form = mention.text.lower()
+    long_form = long_form.lower()
     if not letters or not long_form.startswith(letters[0]):
         return None
     pos = 0
@@ -122,7 +138,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     for eid, forms in surfaces.items():
         etype = eid.split(":", 1)[0]
         # Display the long form when an acronym was merged into it, else the commonest form.
-        ranked = sorted(forms, key=lambda s: (-(" " in s and eid.endswith(normalize(s))), -forms[s], s))
+        ranked = sorted(forms, key=lambda s: (-(" " in s and eid.endswith(normalize(s))), "(" in s, -forms[s], s))
         entities[eid] = Entity(id=eid, type=etype, name=ranked[0], aliases=sorted(forms))
     return Resolution(
         entities=entities,

@@ -49,3 +49,13 @@ def test_a_parenthesis_that_is_not_an_acronym_does_not_merge():
                                  ("Deep Networks", "Method"), ("XYZ", "Method"))])
     assert "Method:gaussian process" in r.entities and "Method:xyz" in r.entities
     assert set(r.entities["Method:gaussian process"].aliases) == {"Gaussian processes", "GP"}
+
+
+def test_a_long_form_written_with_its_acronym_is_one_entity():
+    p = paper("a", "Large Language Models (LLMs) are big. LLMs and a large language model help.")
+    q = paper("b", "We study LLMs here.")
+    r = resolve([p, q], [extraction(p, ("Large Language Models (LLMs)", "Method"), ("LLMs", "Method"),
+                                    ("large language model", "Method")),
+                         extraction(q, ("LLMs", "Method"))])
+    assert set(r.entities) == {"Method:large language model"}
+    assert normalize("Policy Mirror Descent (PMD)") == "policy mirror descent"
