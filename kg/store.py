@@ -2,7 +2,7 @@
 
 Tables follow kg.schema exactly: one node table per label, keyed by ``id``,
 and one relationship table per relationship type. Loading uses the engine's
-bulk ``COPY ... FROM (UNWIND $rows ...)`` path: parameters carry the values,
+bulk ``COPY <table> FROM $rows`` path with an Arrow table as the parameter,
 so no text from the corpus is ever spliced into a statement.
 """
 from __future__ import annotations
@@ -16,14 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import ladybug
+import pyarrow as pa
 import networkx as nx
 
 from kg import schema
 from kg.errors import KgError
 
-_BATCH = 20_000  # rows per COPY statement: bounds the parameter list held in memory
-# The engine's default buffer pool is most of the machine's memory, and a bulk load fills it:
-# a 10k-abstract build peaked at 4.4 GB. Loading through a smaller pool only pages more.
+_BATCH = 20_000  # rows converted to Arrow at a time
+_ARROW = {
+    "STRING": pa.string(), "INT64": pa.int64(), "DOUBLE": pa.float64(),
+    "STRING[]": pa.list_(pa.string()), "INT64[]": pa.list_(pa.int64()),
+}
+# The engine's default buffer pool is most of the machine's memory; a bulk load does not
+# need it, and a smaller pool keeps a large build's peak memory down.
 _WRITE_POOL = 512 * 1024 * 1024
 
 
@@ -139,29 +144,38 @@ def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None]) -> None:
             check()
 
         for label in schema.NODE_LABELS:
-            props = list(schema.node_properties(label))
+            props = schema.node_properties(label)
             rows = (
                 {"id": n, **{p: d.get(p) for p in props if p != "id"}}
                 for n, d in g.nodes(data=True)
                 if d["label"] == label
             )
-            _copy(store, label, props, rows, check)
+            _copy(store, label, dict(props), rows, check)
         for rel, _, _ in schema.relationship_types():
-            props = list(schema.relationship_properties(rel))
+            props = schema.relationship_properties(rel)
             rows = (
                 {"_from": u, "_to": v, **{p: d.get(p) for p in props}}
                 for u, v, d in g.edges(data=True)
                 if d["type"] == rel
             )
-            _copy(store, rel, ["_from", "_to", *props], rows, check)
+            _copy(store, rel, {"_from": "STRING", "_to": "STRING", **props}, rows, check)
     finally:
         store.close()
 
 
-def _copy(store: Store, table: str, columns: list[str], rows: Iterable[dict], check: Callable[[], None]) -> None:
-    ret = ", ".join(f"r.{c}" for c in columns)
-    for batch in _batches(rows, _BATCH):
-        store.execute(f"COPY {table} FROM (UNWIND $rows AS r RETURN {ret})", {"rows": batch})
+def _copy(store: Store, table: str, columns: dict[str, str], rows: Iterable[dict],
+          check: Callable[[], None]) -> None:
+    """One bulk COPY per table from an Arrow table (the engine scans it directly).
+
+    Several COPY statements into one relationship table crash the engine (ladybug 0.22,
+    seen from the third batch on), and UNWIND-ed parameter lists cost gigabytes at 10k
+    papers; an Arrow table built batch by batch is compact and copies in one statement.
+    """
+    schema = pa.schema([(name, _ARROW[typ]) for name, typ in columns.items()])
+    batches = [pa.RecordBatch.from_pylist(batch, schema=schema) for batch in _batches(rows, _BATCH)]
+    check()
+    if batches:
+        store.execute(f"COPY {table} FROM $rows", {"rows": pa.Table.from_batches(batches, schema=schema)})
         check()
 
 
