@@ -76,3 +76,29 @@ def test_schema_doc_names_every_property():
     names = set(schema.PAPER_PROPERTIES) | set(schema.ENTITY_PROPERTIES) | set(schema.MENTION_PROPERTIES) \
         | set(schema.RELATED_PROPERTIES) | set(schema.MENTION_REL.values()) | {schema.RELATED_REL}
     assert all(f"`{n}`" in doc for n in names), [n for n in names if f"`{n}`" not in doc]
+
+
+def test_store_loads_relationship_tables_larger_than_one_batch(tmp_path):
+    """Many rows per relationship table load in full (several COPYs into one table crashed ladybug)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = f"""
+import networkx as nx
+import kg.store as st
+st._BATCH = 50
+g = nx.DiGraph()
+for i in range(120):
+    g.add_node(f"p{{i}}", label="Paper", title="t", abstract="a", text="a")
+for i in range(120):
+    for r in range(1, 4):
+        g.add_edge(f"p{{i}}", f"p{{(i + r) % 120}}", type="RELATED_TO", score=0.5, rank=r, shared=["x"],
+                   shared_types=["Method"], shared_papers=[2])
+st.write_store(g, {str(tmp_path / 'store')!r})
+with st.Store({str(tmp_path / 'store')!r}) as s:
+    print(s.query("MATCH ()-[r:RELATED_TO]->() RETURN count(r)").rows[0][0])
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).parent.parent)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "360"
