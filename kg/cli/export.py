@@ -19,7 +19,7 @@ export_app = typer.Typer(
     help="Move a build's graph into Neo4j: live over Bolt, as neo4j-admin import CSVs, or as a Cypher script.\n\n"
          "\b\nExamples:\n"
          "  kg export neo4j --uri bolt://localhost:7687 --user neo4j --password secret\n"
-         "  kg export neo4j-import --out /tmp/kg-import\n"
+         "  kg export neo4j-import --out neo4j-import\n"
          "  kg export cypher --out graph.cypher",
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -99,7 +99,7 @@ def neo4j_import_command(
 
     \b
     Example:
-      kg export neo4j-import --out /tmp/kg-import
+      kg export neo4j-import --out neo4j-import
       neo4j-admin database import full ...   # the command printed and written to README.md
     """
     build, eg = _load(build_dir, db)
