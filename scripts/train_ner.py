@@ -5,7 +5,7 @@ Training data is ../shared/bench/scierc/train.json only; dev.json only picks the
 best checkpoint and the settings below. Material is trained as Dataset.
 
     python scripts/train_ner.py --seed 0             # writes kg/extract/model/ner-0/
-    python scripts/train_ner.py --out /tmp/ner --init scratch --labels all
+    python scripts/train_ner.py --out build/ner --init scratch --labels all
 
 The network starts from en_core_web_sm's pretrained NER (its own CNN tok2vec,
 trained on OntoNotes): that component is sourced, given the SciERC labels and
