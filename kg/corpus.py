@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.errors import KgError
+from kg.jsonlines import json_lines, lines as file_lines
 from kg.latex import clean_latex
 from kg.records import Paper
 from kg.scierc import parse_scierc
@@ -120,25 +121,15 @@ def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
     if stripped.startswith("["):
         return _json_array_records(path, text)
     if stripped.startswith("{"):
-        return _jsonl_records(path, text)
+        return json_lines(path, text)
     return _text_records(text)
-
-
-def _lines(text: str) -> list[str]:
-    """The file's lines as editors count them: split at a newline only.
-
-    ``str.splitlines`` also breaks at U+2028, U+0085, form feeds and other
-    characters that JSON strings and CSV cells may hold raw, which would cut
-    a record in two and number every later line wrongly.
-    """
-    return [line.removesuffix("\r") for line in text.split("\n")]
 
 
 def _text_records(text: str) -> Iterator[tuple[int, dict]]:
     paragraphs: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 1
-    for i, line in enumerate(_lines(text), 1):
+    for i, line in enumerate(file_lines(text), 1):
         if line.strip():
             if not current:
                 start = i
@@ -155,17 +146,6 @@ def _text_records(text: str) -> Iterator[tuple[int, dict]]:
             paragraphs = paragraphs[1:]
     for start, lines in paragraphs:
         yield start, {"abstract": " ".join(lines)}
-
-
-def _jsonl_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
-    for i, line in enumerate(_lines(text), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise KgError(f"{path}:{i}: malformed JSON line ({exc.msg} at column {exc.colno})") from None
-        yield i, obj
 
 
 def _json_array_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:

@@ -13,12 +13,12 @@ use them for training, but they are never scored).
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.errors import KgError
+from kg.jsonlines import json_lines
 
 # SciERC type -> graph type. Types missing here are not part of the graph.
 TYPE_MAP: dict[str, str] = {
@@ -136,19 +136,13 @@ def _records(path: Path) -> Iterator[tuple[dict, str]]:
     if not path.exists():
         raise KgError(f"{path}: no such file")
     try:
-        with path.open(encoding="utf-8") as f:
-            for lineno, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise KgError(f"{path}:{lineno}: malformed JSON line ({exc.msg})") from None
-                if not isinstance(obj, dict):
-                    raise KgError(f"{path}:{lineno}: expected a JSON object per line")
-                yield obj, f"{path}:{lineno}"
+        text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise KgError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    for lineno, obj in json_lines(path, text):
+        if not isinstance(obj, dict):
+            raise KgError(f"{path}:{lineno}: expected a JSON object per line")
+        yield obj, f"{path}:{lineno}"
 
 
 def read_scierc(path: str | Path) -> Iterator[ScierDoc]:
