@@ -1,8 +1,16 @@
-"""Read and write the graph files of a build: node-link JSON and GraphML."""
+"""Read and write the graph files of a build: node-link JSON and GraphML.
+
+Both writers stream node by node and edge by edge: building NetworkX's
+node-link dict and then one JSON string, or its in-memory XML tree, costs
+several times the graph itself, gigabytes at 100k papers.
+"""
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
 
 import networkx as nx
 
@@ -10,8 +18,17 @@ from kg.errors import KgError
 
 
 def write_json(g: nx.DiGraph, path: Path) -> None:
-    data = nx.node_link_data(g, edges="links")
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    """NetworkX node-link JSON (``edges="links"``), the layout ``read_json`` and ``nx.node_link_graph`` read."""
+    enc = json.JSONEncoder(ensure_ascii=False)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('{"directed": %s, "multigraph": false, "graph": %s, "nodes": ['
+                % (json.dumps(g.is_directed()), enc.encode(g.graph)))
+        for i, (n, d) in enumerate(g.nodes(data=True)):
+            f.write(("," if i else "") + enc.encode({**d, "id": n}))
+        f.write('], "links": [')
+        for i, (u, v, d) in enumerate(g.edges(data=True)):
+            f.write(("," if i else "") + enc.encode({**d, "source": u, "target": v}))
+        f.write("]}")
 
 
 def read_json(path: Path) -> nx.DiGraph:
@@ -22,17 +39,68 @@ def read_json(path: Path) -> nx.DiGraph:
         raise KgError(f"{path}: not a readable kg graph file ({exc})") from None
 
 
-def write_graphml(g: nx.DiGraph, path: Path) -> None:
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _flat(attrs: dict) -> Iterator[tuple[str, object]]:
     """GraphML holds no lists or nulls: lists become JSON text, nulls are dropped."""
-    h = nx.DiGraph()
+    for k, v in attrs.items():
+        if v is not None:
+            yield k, json.dumps(v, ensure_ascii=False) if isinstance(v, (list, tuple, dict)) else v
 
-    def flat(attrs: dict) -> dict:
-        return {
-            k: json.dumps(v, ensure_ascii=False) if isinstance(v, list) else v
-            for k, v in attrs.items()
-            if v is not None
-        }
 
-    h.add_nodes_from((n, flat(d)) for n, d in g.nodes(data=True))
-    h.add_edges_from((u, v, flat(d)) for u, v, d in g.edges(data=True))
-    nx.write_graphml(h, path, encoding="utf-8")
+def _kind(v: object) -> str:
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "long"
+    if isinstance(v, float):
+        return "double"
+    return "string"
+
+
+def _clean(v: object) -> str:
+    # XML 1.0 cannot carry most control characters, even escaped.
+    return _XML_INVALID.sub("\ufffd", str(v))
+
+
+def _text(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return escape(_clean(v))
+
+
+def write_graphml(g: nx.DiGraph, path: Path) -> None:
+    """GraphML readable by ``nx.read_graphml``, Gephi and yEd; lists as JSON text, nulls dropped."""
+    keys: dict[tuple[str, str], str] = {}  # (for, name) -> GraphML type
+    for domain, rows in (("node", (d for _, d in g.nodes(data=True))),
+                         ("edge", (d for _, _, d in g.edges(data=True)))):
+        for d in rows:
+            for k, v in _flat(d):
+                t, seen = _kind(v), keys.get((domain, k))
+                if seen is None or seen == t:
+                    keys[(domain, k)] = t
+                elif {seen, t} <= {"long", "double"}:
+                    keys[(domain, k)] = "double"
+                else:
+                    keys[(domain, k)] = "string"
+    ids = {key: f"d{i}" for i, key in enumerate(sorted(keys))}
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('<?xml version="1.0" encoding="utf-8"?>\n'
+                '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+                'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+                'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
+        for (domain, name), kid in ids.items():
+            f.write(f'  <key id="{kid}" for="{domain}" attr.name={quoteattr(name)} '
+                    f'attr.type="{keys[(domain, name)]}" />\n')
+        f.write('  <graph edgedefault="%s">\n' % ("directed" if g.is_directed() else "undirected"))
+
+        def data(domain: str, d: dict) -> str:
+            return "".join(f'<data key="{ids[(domain, k)]}">{_text(v)}</data>' for k, v in _flat(d))
+
+        for n, d in g.nodes(data=True):
+            f.write(f"    <node id={quoteattr(_clean(n))}>{data('node', d)}</node>\n")
+        for u, v, d in g.edges(data=True):
+            f.write(f"    <edge source={quoteattr(_clean(u))} target={quoteattr(_clean(v))}>{data('edge', d)}</edge>\n")
+        f.write("  </graph>\n</graphml>\n")

@@ -115,7 +115,7 @@ def build(
     )
     t = time.perf_counter()
     write_build(result, options, related)
-    timings["write"] = time.perf_counter() - t
+    timings["write"] = time.perf_counter() - t  # the sum of the write_* timings
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -125,14 +125,21 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     tmp.chmod(0o777 & ~_umask())  # mkdtemp makes it 0700; a build folder is as readable as any other
+    timings = result.timings
     try:
+        t = time.perf_counter()
         write_json(result.graph, tmp / builds.GRAPH_JSON)
         write_graphml(result.graph, tmp / builds.GRAPH_ML)
+        timings["write_graph_files"] = time.perf_counter() - t
+        t = time.perf_counter()
         write_store(result.graph, tmp / builds.STORE)
+        timings["write_store"] = time.perf_counter() - t
         if options.views:
             from kg.view import write_views
 
+            t = time.perf_counter()
             write_views(result.graph, tmp, corpus=result.corpus.name, related=related)
+            timings["write_views"] = time.perf_counter() - t
         manifest = {
             "kg_version": __version__,
             "name": result.corpus.name,

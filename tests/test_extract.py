@@ -51,9 +51,9 @@ def test_phrase_type_by_head():
 
 # ---------------------------------------------------------------- the extractor
 def test_construction_is_cheap_and_version_is_a_cache_key():
-    models.load_nlp.cache_clear()
+    models._load_nlp.cache_clear()
     a = Extractor(use_keybert=True)
-    assert models.load_nlp.cache_info().currsize == 0  # nothing loaded yet
+    assert models._load_nlp.cache_info().currsize == 0  # nothing loaded yet
     assert a.version == Extractor(use_keybert=True).version
     assert a.version != Extractor(use_keybert=False).version
     assert isinstance(a.version, str) and len(a.version) >= 8
@@ -119,11 +119,16 @@ def test_seed_smoke_checks(ex):
 
 @pytest.mark.slow
 def test_batching_and_workers_do_not_change_output():
+    """Batch size and --workers are speed settings only."""
     seeds = (ROOT / "seeds" / "iclr2025_abstracts.txt").read_text(encoding="utf-8").split("\n\n")[1:6]
     papers = [paper(s.strip(), str(i)) for i, s in enumerate(seeds)]
     one = [e.mentions for e in Extractor(use_keybert=False, batch_size=1).extract(papers)]
     many = [e.mentions for e in Extractor(use_keybert=False, batch_size=64).extract(papers)]
     assert one == many
+    # Two spaCy processes (recognizers included) give the very same extractions, in input order.
+    two = list(Extractor(use_keybert=True, workers=2).extract(papers))
+    assert two == list(Extractor(use_keybert=True, workers=1).extract(papers))
+    assert [e.paper_id for e in two] == [p.id for p in papers]
 
 
 @pytest.mark.slow

@@ -102,3 +102,23 @@ with st.Store({str(tmp_path / 'store')!r}) as s:
                           cwd=Path(__file__).parent.parent)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "360"
+
+
+def test_graph_files_keep_awkward_text_readable(tmp_path):
+    """Markup, quotes, newlines and control characters in titles and ids survive both graph files."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    pid = 'p1 & <x> "q"\n\ttab'
+    g.add_node(pid, label="Paper", title="A & B <c> 'd' \"e\" \x01 end", year=2024, aliases=["a", "b&"], url=None)
+    g.add_node("Method:m", label="Method", name="m")
+    g.add_edge(pid, "Method:m", type="USES", score=0.25, rank=2, shared=["x"])
+    write_json(g, tmp_path / "g.json")
+    assert json.loads((tmp_path / "g.json").read_text(encoding="utf-8")) == \
+        json.loads(json.dumps(nx.node_link_data(g, edges="links")))
+    write_graphml(g, tmp_path / "g.graphml")
+    gm = nx.read_graphml(tmp_path / "g.graphml")  # well-formed XML despite the \x01
+    assert gm.nodes[pid]["title"] == "A & B <c> 'd' \"e\" \ufffd end"
+    assert gm.nodes[pid]["year"] == 2024 and "url" not in gm.nodes[pid]
+    assert json.loads(gm.nodes[pid]["aliases"]) == ["a", "b&"]
+    assert gm.edges[pid, "Method:m"] == {"type": "USES", "score": 0.25, "rank": 2, "shared": '["x"]'}

@@ -22,6 +22,8 @@ TYPER_OVER_RULES = False
 VOTE_SHARE = 0.34
 # Bumped by hand whenever the merging logic changes output.
 LOGIC_VERSION = "1"
+# Longest text parsed, in characters (the rest of a longer one is not read).
+MAX_CHARS = 5_000_000
 
 
 def _source_digest() -> str:
@@ -101,20 +103,17 @@ class Extractor:
     def _nlp(self):
         return models.load_nlp()
 
-    def _ner_spans(self, docs) -> list[list]:
-        """Per doc, the NER spans enough of the shipped recognizers agree on (VOTE_SHARE of them)."""
-        ners = models.load_ners() if self.use_ner else []
-        if not ners:
+    def _ner_spans(self, docs, names: list[str]) -> list[list]:
+        """Per doc, the spans enough of the recognizers ``names`` agree on (VOTE_SHARE of them)."""
+        if not names:
             return [[] for _ in docs]
         votes: list[dict] = [{} for _ in docs]
-        for comp in ners:
-            for d in docs:
-                d.ents = []
-            for i, d in enumerate(comp.pipe(docs, batch_size=64)):
-                for e in d.ents:
+        for name in names:
+            for i, d in enumerate(docs):
+                for e in d.spans.get(name, ()):
                     votes[i].setdefault((e.start, e.end), {}).setdefault(e.label_, 0)
                     votes[i][(e.start, e.end)][e.label_] += 1
-        need = max(1, round(len(ners) * VOTE_SHARE + 1e-9))
+        need = max(1, round(len(names) * VOTE_SHARE + 1e-9))
         out = []
         for d, v in zip(docs, votes):
             ranked = sorted(((sum(labels.values()), max(labels.values()), span, max(labels, key=labels.get))
@@ -138,17 +137,26 @@ class Extractor:
     # ------------------------------------------------------------------ extraction
     def extract(self, papers: Iterable[Paper], progress: bool = False) -> Iterator[Extraction]:
         nlp = self._nlp()
+        names = models.ner_names(nlp) if self.use_ner else []
+        skip = [] if self.use_ner else [n for n in nlp.pipe_names if n.startswith(("sci_ner_", "stash_"))]
         bar = None
         if progress:
             from tqdm import tqdm
             bar = tqdm(desc="extracting", unit="abstract", file=sys.stderr)
-        for batch in _chunks(papers, self.batch_size):
-            texts = [p.text or "" for p in batch]
-            for t in texts:
-                if len(t) >= nlp.max_length:
-                    nlp.max_length = len(t) + 1
-            docs = list(nlp.pipe(texts, batch_size=32, n_process=self.workers if len(batch) > 8 else 1))
-            ner = self._ner_spans(docs)
+
+        # spaCy's default cap (1M characters) guards memory; corpus readers already cut texts at
+        # 20k words, so only direct API calls can come near this one.
+        nlp.max_length = max(nlp.max_length, MAX_CHARS + 1)
+
+        def texts():
+            for p in papers:
+                yield (p.text or "")[:MAX_CHARS], p
+
+        # One stream through spaCy: with workers > 1 its processes start once, not per batch.
+        parsed = nlp.pipe(texts(), as_tuples=True, batch_size=32, n_process=self.workers, disable=skip)
+        for batch in _chunks(parsed, self.batch_size):
+            docs = [d for d, _ in batch]
+            ner = self._ner_spans(docs, names)
             mentions = [self._mentions(doc, ents) for doc, ents in zip(docs, ner)]
             if self.use_typer:
                 mentions = [_one_type_per_form(ms) for ms in self._retype(docs, mentions)]
@@ -156,7 +164,7 @@ class Extractor:
                 results = self._keybert(docs, mentions)
             else:
                 results = [(m, ()) for m in mentions]
-            for paper, (ms, concepts) in zip(batch, results):
+            for (_, paper), (ms, concepts) in zip(batch, results):
                 yield Extraction(paper_id=paper.id, mentions=tuple(ms), key_concepts=tuple(concepts))
             if bar is not None:
                 bar.update(len(batch))

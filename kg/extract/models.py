@@ -53,27 +53,51 @@ def _digest(dirs: tuple[str, ...]) -> str:
     return h.hexdigest()[:12]
 
 
-@lru_cache(maxsize=1)
 def load_nlp():
-    """en_core_web_sm for tokens, sentences, tags, parses and noun chunks (its OntoNotes NER left out)."""
+    """en_core_web_sm (its OntoNotes NER left out) followed by the shipped SciERC recognizers.
+
+    spaCy gives tokens, sentences, tags, parses and noun chunks; each recognizer
+    ``sci_ner_<i>`` leaves its spans in ``doc.spans["sci_ner_<i>"]``. One pipeline,
+    so that ``nlp.pipe(n_process=N)`` runs all of it in the worker processes.
+    """
+    return _load_nlp(tuple(str(p) for p in ner_dirs()))
+
+
+def ner_names(nlp) -> list[str]:
+    """The recognizer components of a load_nlp() pipeline (also the doc.spans keys they fill)."""
+    return [name for name in nlp.pipe_names if name.startswith("sci_ner_")]
+
+
+@lru_cache(maxsize=2)
+def _load_nlp(dirs: tuple[str, ...]):
     import spacy
 
     with _lock:
-        return spacy.load(SPACY_MODEL, exclude=["ner"])
+        nlp = spacy.load(SPACY_MODEL, exclude=["ner"])
+        for i, d in enumerate(dirs):
+            name = f"sci_ner_{i}"
+            nlp.add_pipe("ner", name=name, source=spacy.load(d, vocab=nlp.vocab))
+            nlp.add_pipe("kg_stash_ents", name=f"stash_{i}", config={"key": name})
+        return nlp
 
 
-@lru_cache(maxsize=8)
-def _load_ners(dirs: tuple[str, ...]):
-    import spacy
+def _register_stash() -> None:
+    from spacy.language import Language
 
-    nlp = load_nlp()
-    with _lock:
-        return [spacy.load(d, vocab=nlp.vocab).get_pipe("ner") for d in dirs]
+    if "kg_stash_ents" in Language.factories:
+        return
+
+    @Language.factory("kg_stash_ents", default_config={"key": "sci_ner"})
+    def make_stash(nlp, name: str, key: str):
+        def stash(doc):
+            # Recognizers vote later; each one's spans are kept apart and doc.ents is left empty.
+            doc.spans[key] = list(doc.ents)
+            doc.ents = []
+            return doc
+        return stash
 
 
-def load_ners() -> list:
-    """The trained NER components, sharing load_nlp()'s vocabulary."""
-    return _load_ners(tuple(str(p) for p in ner_dirs()))
+_register_stash()
 
 
 @lru_cache(maxsize=2)
