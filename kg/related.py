@@ -85,7 +85,7 @@ _SPLIT_PREP = re.compile(r"\s+(?:of|for|in|on|with|from|to|by|using|via|over|und
 _WORD = re.compile(r"[\w][\w\-+.']*[\w+]|[\w]")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SharedConcept:
     name: str
     type: str  # Method, Task, Dataset, Metric, or "Concept" (KeyBERT only)
@@ -93,7 +93,7 @@ class SharedConcept:
     entity: str | None = None  # id of the graph entity it names, if one does (for links)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RelatedPaper:
     id: str
     title: str
@@ -198,6 +198,7 @@ class ConceptIndex:
     types: dict[str, str]  # concept key -> type
     entities: dict[str, str]  # concept key -> entity id whose name it is
     postings: dict[str, list[str]] = field(default_factory=dict)  # concept -> papers
+    _shared_cache: dict[str, SharedConcept] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_graph(cls, g: nx.DiGraph) -> ConceptIndex:
@@ -290,18 +291,22 @@ class ConceptIndex:
         xt = x.T.tocsr()
         out: dict[str, list[RelatedPaper]] = {}
         for lo in range(0, len(pids), block):
-            sims = (x[lo: lo + block] @ xt).toarray()
+            # Kept sparse: a dense block row is the whole corpus wide, and most of it is zero.
+            sims = (x[lo: lo + block] @ xt).tocsr()
             for r in range(sims.shape[0]):
                 i = lo + r
-                sims[r, i] = 0.0
-                row = sims[r]
-                top = np.flatnonzero(row > 0)
-                if len(top) > k:
+                cols = sims.indices[sims.indptr[r]: sims.indptr[r + 1]]
+                vals = sims.data[sims.indptr[r]: sims.indptr[r + 1]]
+                keep = (cols != i) & (vals > 0)
+                cols, vals = cols[keep], vals[keep]
+                if len(cols) > k:
                     # Ties at the cut are broken by id, as in ``related``: take every candidate
                     # scoring at least the k-th best, then sort exactly.
-                    kth = np.partition(row[top], len(top) - k)[len(top) - k]
-                    top = top[row[top] >= kth - 1e-9]  # float noise must not split a tie
-                ranked = sorted(top, key=lambda j: (-round(float(row[j]), 9), pids[j]))[:k]
+                    kth = np.partition(vals, len(vals) - k)[len(vals) - k]
+                    keep = vals >= kth - 1e-9  # float noise must not split a tie
+                    cols, vals = cols[keep], vals[keep]
+                order = sorted(range(len(cols)), key=lambda t: (-round(float(vals[t]), 9), pids[cols[t]]))[:k]
+                ranked = [cols[t] for t in order]
                 out[pids[i]] = [self._row(pids[i], pids[j], max_shared) for j in ranked]
         return out
 
@@ -321,9 +326,15 @@ class ConceptIndex:
             shown.append(c)
             if len(shown) == limit:
                 break
-        return tuple(
-            SharedConcept(self.names[c], self.types[c], self.df[c], self.entities.get(c)) for c in shown
-        )
+        return tuple(self._shared(c) for c in shown)
+
+    def _shared(self, c: str) -> SharedConcept:
+        # One object per concept: a corpus-wide ranking holds ten million references at 100k papers.
+        sc = self._shared_cache.get(c)
+        if sc is None:
+            sc = self._shared_cache[c] = SharedConcept(self.names[c], self.types[c], self.df[c],
+                                                       self.entities.get(c))
+        return sc
 
 
 def related(g: nx.DiGraph, paper_id: str, k: int = 10) -> list[RelatedPaper]:

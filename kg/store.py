@@ -7,6 +7,8 @@ so no text from the corpus is ever spliced into a statement.
 """
 from __future__ import annotations
 
+import os
+import shutil
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -27,9 +29,13 @@ _ARROW = {
     "STRING": pa.string(), "INT64": pa.int64(), "DOUBLE": pa.float64(),
     "STRING[]": pa.list_(pa.string()), "INT64[]": pa.list_(pa.int64()),
 }
-# The engine's default buffer pool is most of the machine's memory; a bulk load does not
-# need it, and a smaller pool keeps a large build's peak memory down.
-_WRITE_POOL = 512 * 1024 * 1024
+# The engine's default buffer pool is most of the machine's memory and a bulk load fills
+# what it is given, so writes get a pool sized to the graph: 512 MB up to ~25k papers, then
+# 20 kB per paper (a 100k-paper COPY of the Paper table alone needs more than 1 GB to
+# checkpoint). Where that is still too small, the write is retried with twice the pool.
+_WRITE_POOL_MIN = 512 * 1024 * 1024
+_WRITE_POOL_PER_PAPER = 20 * 1024
+_POOL_FULL = "buffer pool is full"
 
 
 @dataclass(frozen=True)
@@ -41,12 +47,12 @@ class QueryResult:
 class Store:
     """A LadybugDB database of one build; open read-only unless writing it."""
 
-    def __init__(self, path: Path | str, read_only: bool = True):
+    def __init__(self, path: Path | str, read_only: bool = True, pool_bytes: int | None = None):
         self.path = Path(path)
         if read_only and not self.path.exists():
             raise KgError(f"{self.path}: no embedded store here (rebuild with `kg build`)")
         try:
-            pool = {} if read_only else {"buffer_pool_size": _WRITE_POOL}
+            pool = {} if read_only else {"buffer_pool_size": pool_bytes or _WRITE_POOL_MIN}
             self._db = ladybug.Database(str(self.path), read_only=read_only, **pool)
             self._conn = ladybug.Connection(self._db)
         except RuntimeError as exc:
@@ -98,8 +104,37 @@ def write_store(g: nx.DiGraph, path: Path | str) -> None:
     path = Path(path)
     if path.exists():
         raise KgError(f"{path}: already exists; kg writes a new store and swaps it in")
+    papers = sum(1 for _, label in g.nodes(data="label") if label == schema.PAPER)
+    pool = max(_WRITE_POOL_MIN, papers * _WRITE_POOL_PER_PAPER)
+    limit = _memory_bytes() // 2
     with _sigint_between_statements() as check:
-        _write_tables(g, path, check)
+        while True:
+            try:
+                _write_tables(g, path, check, pool)
+                return
+            except KgError as exc:
+                if _POOL_FULL not in str(exc) or pool * 2 > limit:
+                    raise
+            _remove_store(path)
+            pool *= 2
+
+
+def _memory_bytes() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):  # pragma: no cover - not Linux
+        return 8 * 1024**3
+
+
+def _remove_store(path: Path) -> None:
+    """A half-written store: the database file and the engine's side files (.wal, .shadow...)."""
+    for p in [path, *path.parent.glob(path.name + ".*")]:
+        if not p.exists():
+            continue
+        if p.is_dir():  # pragma: no cover - the engine writes files today
+            shutil.rmtree(p)
+        else:
+            p.unlink()
 
 
 @contextmanager
@@ -128,8 +163,8 @@ def _sigint_between_statements() -> Iterator[Callable[[], None]]:
     check()
 
 
-def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None]) -> None:
-    store = Store(path, read_only=False)
+def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: int) -> None:
+    store = Store(path, read_only=False, pool_bytes=pool)
     check()
     try:
         for label in schema.NODE_LABELS:

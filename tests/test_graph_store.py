@@ -122,3 +122,26 @@ def test_graph_files_keep_awkward_text_readable(tmp_path):
     assert gm.nodes[pid]["year"] == 2024 and "url" not in gm.nodes[pid]
     assert json.loads(gm.nodes[pid]["aliases"]) == ["a", "b&"]
     assert gm.edges[pid, "Method:m"] == {"type": "USES", "score": 0.25, "rank": 2, "shared": '["x"]'}
+
+
+def test_store_write_grows_a_too_small_buffer_pool(tmp_path, monkeypatch):
+    """A graph too big for the engine's write pool is still stored whole: the write is retried with more."""
+    import networkx as nx
+
+    import kg.store as store_mod
+
+    g = nx.DiGraph()
+    for i in range(2000):
+        g.add_node(f"p{i}", label="Paper", title=f"Paper {i}", abstract="word " * 200, text="word " * 200)
+        g.add_node(f"Method:m{i % 50}", label="Method", name=f"m{i % 50}")
+        g.add_edge(f"p{i}", f"Method:m{i % 50}", type="USES", mentions=1, surface=["m"], sentences=["s " * 50])
+    pools: list[int] = []
+    write = store_mod._write_tables
+    monkeypatch.setattr(store_mod, "_write_tables", lambda *a: pools.append(a[-1]) or write(*a))
+    monkeypatch.setattr(store_mod, "_WRITE_POOL_MIN", 2 * 1024 * 1024)
+    monkeypatch.setattr(store_mod, "_WRITE_POOL_PER_PAPER", 1)
+    write_store(g, tmp_path / "store")
+    assert len(pools) > 1 and pools == sorted(pools)  # it failed at least once, then grew
+    with Store(tmp_path / "store") as s:
+        assert s.query("MATCH (p:Paper)-[:USES]->(m:Method) RETURN count(*), count(DISTINCT m)").rows == [[2000, 50]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]  # no half-written leftovers
