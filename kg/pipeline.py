@@ -138,7 +138,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             from kg.view import write_views
 
             t = time.perf_counter()
-            write_views(result.graph, tmp, corpus=result.corpus.name, related=related)
+            write_views(result.graph, tmp, corpus=result.corpus.name, related=related, fresh=True)
             timings["write_views"] = time.perf_counter() - t
         manifest = {
             "kg_version": __version__,
@@ -153,6 +153,8 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             "resolution": result.resolution.summary,
             "related_k": options.related_k,
             "warnings": result.corpus.warnings,
+            # Seconds per stage so far (the manifest itself is the last thing written).
+            "timings": {k: round(v, 2) for k, v in result.timings.items()},
         }
         # The manifest is written last: a folder without one is never taken for a build.
         (tmp / builds.MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")

@@ -287,7 +287,8 @@ class Extractor:
         model = typer.load_typer()
         if model is None:
             return mentions
-        infos = [typer.span_info(doc, m.start, m.end) for doc, ms in zip(docs, mentions) for m in ms]
+        infos = [typer.span_info(doc, m.start, m.end, text)
+                 for doc, ms in zip(docs, mentions) for text in (doc.text,) for m in ms]
         proba = model.proba(infos)
         out, i = [], 0
         for ms in mentions:

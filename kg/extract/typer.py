@@ -30,11 +30,13 @@ def load_static():
     return StaticModel.from_pretrained(str(STATIC_DIR))
 
 
-def span_info(doc, start: int, end: int) -> tuple[str, ...]:
+def span_info(doc, start: int, end: int, doc_text: str | None = None) -> tuple[str, ...]:
     """(span text, head word, word before, word after, two words before, the head's dependency label,
-    the lemma of the word that governs the span) for a character span of a parsed Doc."""
+    the lemma of the word that governs the span) for a character span of a parsed Doc.
+
+    ``doc_text`` is ``doc.text``, which spaCy rebuilds from the tokens on every access."""
     sp = doc.char_span(start, end, alignment_mode="expand")
-    text = doc.text[start:end]
+    text = (doc.text if doc_text is None else doc_text)[start:end]
     if sp is None or not len(sp):
         return text, text.split()[-1] if text.split() else text, "<s>", "</s>", "<s>", "-", "-"
     prev = doc[sp.start - 1].text if sp.start > 0 else "<s>"

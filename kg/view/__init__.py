@@ -46,8 +46,11 @@ def _corpus(build_dir: Path, corpus: str | None = None) -> str:
         return Path(build_dir).resolve().name
 
 
-def _write(path: Path, html: str) -> Path:
+def _write(path: Path, html: str, atomic: bool = True) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
+    if not atomic:  # a folder no reader sees yet (a build being written)
+        path.write_text(html, encoding="utf-8")
+        return path
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")
     tmp.replace(path)  # a reader never sees half a page
@@ -93,12 +96,14 @@ def write_concept_view(g: nx.DiGraph, build_dir: Path, entity_id: str) -> Path:
 
 
 def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpus: str | None = None,
-                related: dict[str, list[RelatedPaper]] | None = None, page_limit: int = PAGE_LIMIT) -> Path:
+                related: dict[str, list[RelatedPaper]] | None = None, page_limit: int = PAGE_LIMIT,
+                fresh: bool = False) -> Path:
     """Write the overview and the paper and concept pages of a build; returns index.html's path.
 
     ``corpus`` names the corpus on the pages (default: the build manifest's name, else the folder's);
     ``related`` is a precomputed ``related_all(g, RELATED_K)``. Up to ``page_limit`` nodes every
-    node gets a page; above it only the nodes the overview draws do.
+    node gets a page; above it only the nodes the overview draws do. ``fresh``: ``build_dir`` is
+    a folder no one reads yet, so pages are written in place rather than each swapped in.
     """
     build_dir = Path(build_dir)
     related = related_all(g, RELATED_K) if related is None else related
@@ -113,7 +118,7 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
         papers, ents = keep_papers, keep_ents
         has_page = paged.__contains__
     for pid in papers:
-        _write(views / paper_page(pid), _view_html(paper_view(g, corpus, pid, related, has_page)))
+        _write(views / paper_page(pid), _view_html(paper_view(g, corpus, pid, related, has_page)), not fresh)
     for eid in ents:
-        _write(views / concept_page(eid), _view_html(concept_view(g, corpus, eid, has_page=has_page)))
+        _write(views / concept_page(eid), _view_html(concept_view(g, corpus, eid, has_page=has_page)), not fresh)
     return write_overview(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)

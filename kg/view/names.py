@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 import networkx as nx
 
@@ -11,6 +12,7 @@ from kg.graph import entities_of
 from kg.resolve import normalize
 
 
+@lru_cache(maxsize=1 << 17)  # a build links each node from many pages
 def page_name(kind: str, node_id: str) -> str:
     """A readable, filesystem-safe and unique file name: ``paper-<slug>-<hash>.html``.
 
