@@ -171,3 +171,28 @@ def test_scierc_dev_does_not_regress():
     assert r["exact"]["documents"] == 50
     assert r["exact"]["micro"]["f1"] >= 0.575, r["exact"]["micro"]
     assert r["partial"]["micro"]["f1"] >= 0.67, r["partial"]["micro"]
+
+
+@pytest.mark.slow
+def test_ner_spans_are_cut_back_to_the_name():
+    """A recognizer span that ran into a clause or stopped on a preposition keeps only the name;
+    a bare model size is no entity."""
+    from spacy.tokens import Span
+
+    from kg.extract.extractor import _trim
+    from kg.extract.models import load_nlp
+
+    nlp = load_nlp()
+
+    def trimmed(text: str, phrase: str):
+        doc = nlp(text)
+        a = text.index(phrase)
+        sp = doc.char_span(a, a + len(phrase), label="Method")
+        out = _trim(Span(doc, sp.start, sp.end, label="Method"))
+        return None if out is None else out.text
+
+    assert trimmed("We show that REDS facilitates generalization to new tasks.",
+                   "REDS facilitates generalization") == "REDS"
+    assert trimmed("A KL penalty between the two policies is added.", "KL penalty between") == "KL penalty"
+    assert trimmed("We evaluate Llama models at 8B/405B scale.", "8B/405B") is None
+    assert trimmed("We evaluate the Llama-3.1 model.", "Llama-3.1 model") == "Llama-3.1 model"

@@ -43,17 +43,29 @@ def _chunks(it: Iterable, n: int) -> Iterator[list]:
 _FINITE_VERB = {"VBZ", "VBD", "VBP", "MD"}
 
 
+_SIZE = re.compile(r"[\d.]+[KMBT]?(?:/[\d.]+[KMBT]?)*", re.IGNORECASE)
+
+
 def _trim(ent):
-    """An NER span without a finite verb it swallowed at its end ("... models struggle")
-    or a particle at its start ("down inference")."""
-    start, end = ent.start, ent.end
-    while end - start > 1 and ent.doc[end - 1].tag_ in _FINITE_VERB:
-        end -= 1
-    while end - start > 1 and ent.doc[start].pos_ in ("ADP", "PART", "CCONJ") and ent.doc[start].whitespace_:
+    """An NER span without a clause it ran into ("REDS facilitates generalization" -> "REDS",
+    "... models struggle"), a word it started on ("down inference", "leverages X") or
+    stopped on ("KL penalty between"); None for a bare size such as "8B/405B"."""
+    doc, start, end = ent.doc, ent.start, ent.end
+    for i in range(start + 1, end):
+        if doc[i].tag_ in _FINITE_VERB:
+            end = i
+            break
+    while end - start > 1 and doc[start].tag_ in _FINITE_VERB:
         start += 1
+    while end - start > 1 and doc[start].pos_ in ("ADP", "PART", "CCONJ") and doc[start].whitespace_:
+        start += 1
+    while end - start > 1 and doc[end - 1].pos_ in ("ADP", "CCONJ", "DET", "PART", "SCONJ"):
+        end -= 1
+    if _SIZE.fullmatch(doc[start:end].text):
+        return None
     if (start, end) == (ent.start, ent.end):
         return ent
-    return ent.doc.char_span(ent.doc[start].idx, ent.doc[end - 1].idx + len(ent.doc[end - 1]), label=ent.label_)
+    return doc.char_span(doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), label=ent.label_)
 
 
 def _one_type_per_form(mentions: list[Mention]) -> list[Mention]:
