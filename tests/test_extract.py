@@ -126,7 +126,8 @@ def test_batching_and_workers_do_not_change_output():
     many = [e.mentions for e in Extractor(use_keybert=False, batch_size=64).extract(papers)]
     assert one == many
     # Two spaCy processes (recognizers included) give the very same extractions, in input order.
-    two = list(Extractor(use_keybert=True, workers=2).extract(papers))
+    # (a generator: a short list is run in one process)
+    two = list(Extractor(use_keybert=True, workers=2).extract(p for p in papers))
     assert two == list(Extractor(use_keybert=True, workers=1).extract(papers))
     assert [e.paper_id for e in two] == [p.id for p in papers]
 

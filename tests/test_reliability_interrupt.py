@@ -226,6 +226,43 @@ def test_next_build_succeeds_and_equals_a_fresh_build(workspace):
     assert json.loads(after.graph_json) == json.loads((fresh / "graph.json").read_bytes())
 
 
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(x) for x in path.read_text().split()] if path.exists() else []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
+def test_ctrl_c_with_two_workers_stops_every_process_quietly(workspace):
+    """`--workers 2` while the worker processes parse: one line, no traceback from any worker,
+    no process left behind, the previous build untouched."""
+    tmp, out = workspace["tmp"], workspace["out"]
+    before = check_complete(out, tmp)
+    corpus = tmp / "many.txt"
+    body = [f"We propose Net{i}, a transformer for image classification on ImageNet, and compare it "
+            f"with ResNet-{i} on CIFAR-10 using top-1 accuracy." for i in range(400)]
+    corpus.write_text("\n\n".join(["Many abstracts", *body]) + "\n", encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kg", "build", str(corpus), "--out", str(out), "--no-cache", "--workers", "2",
+         *BUILD_FLAGS], cwd=tmp, env=kg_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_default_sigint)
+    t0, workers = time.monotonic(), []
+    while proc.poll() is None and time.monotonic() - t0 < 120 and len(workers) < 2:
+        workers = _children(proc.pid)
+        time.sleep(0.01)
+    assert len(workers) >= 2, "the build never started its worker processes"
+    time.sleep(0.5)  # the workers are parsing
+    # A terminal's Ctrl-C reaches the whole foreground process group: the workers too.
+    for pid in [proc.pid, *workers]:
+        os.kill(pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    check_interrupt_message(KillResult("extracting with two workers", "SIGINT", True, proc.returncode, err))
+    for pid in workers:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2], \
+            f"worker {pid} outlived the build"
+    assert check_complete(out, tmp) == before
+
+
 # --- the swap at the end of a build, killed before each step ------------------------------------
 
 def crash_build(corpus: str, out: str, crash_at: int, action: str = "kill") -> None:

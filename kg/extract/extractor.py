@@ -12,7 +12,7 @@ from spacy.tokens import Span
 
 from kg.records import ENTITY_TYPES, Extraction, Mention, Paper
 
-from . import keyphrases, models, rules, typer
+from . import keyphrases, models, parallel, rules, typer
 
 NER_BASE_SCORE = 0.75
 # The span typer acts where its probability reaches this (tuned on dev.json).
@@ -164,22 +164,31 @@ class Extractor:
             for p in papers:
                 yield (p.text or "")[:MAX_CHARS], p
 
-        # One stream through spaCy: with workers > 1 its processes start once, not per batch.
-        parsed = nlp.pipe(texts(), as_tuples=True, batch_size=32, n_process=self.workers, disable=skip)
-        for batch in _chunks(parsed, self.batch_size):
-            docs = [d for d, _ in batch]
-            ner = self._ner_spans(docs, names)
-            mentions = [self._mentions(doc, ents) for doc, ents in zip(docs, ner)]
-            if self.use_typer:
-                mentions = [_one_type_per_form(ms) for ms in self._retype(docs, mentions)]
-            if self.use_keybert:
-                results = self._keybert(docs, mentions)
-            else:
-                results = [(m, ()) for m in mentions]
-            for (_, paper), (ms, concepts) in zip(batch, results):
-                yield Extraction(paper_id=paper.id, mentions=tuple(ms), key_concepts=tuple(concepts))
-            if bar is not None:
-                bar.update(len(batch))
+        # Starting processes costs more than a few abstracts take.
+        workers = 1 if hasattr(papers, "__len__") and len(papers) < 2 * self.batch_size else self.workers
+        if workers > 1 and parallel.can_fork():
+            parsed = parallel.parse(nlp, texts(), workers, skip)
+        else:
+            parsed = nlp.pipe(texts(), as_tuples=True, batch_size=32, disable=skip)
+        try:
+            for batch in _chunks(parsed, self.batch_size):
+                docs = [d for d, _ in batch]
+                ner = self._ner_spans(docs, names)
+                mentions = [self._mentions(doc, ents) for doc, ents in zip(docs, ner)]
+                if self.use_typer:
+                    mentions = [_one_type_per_form(ms) for ms in self._retype(docs, mentions)]
+                if self.use_keybert:
+                    results = self._keybert(docs, mentions)
+                else:
+                    results = [(m, ()) for m in mentions]
+                for (_, paper), (ms, concepts) in zip(batch, results):
+                    yield Extraction(paper_id=paper.id, mentions=tuple(ms), key_concepts=tuple(concepts))
+                if bar is not None:
+                    bar.update(len(batch))
+        finally:
+            # Worker processes end here, also on Ctrl-C or an error, not when the
+            # garbage collector gets to the generator.
+            parsed.close()
         if bar is not None:
             bar.close()
 
