@@ -58,7 +58,7 @@ def load_nlp():
 
     spaCy gives tokens, sentences, tags, parses and noun chunks; each recognizer
     ``sci_ner_<i>`` leaves its spans in ``doc.spans["sci_ner_<i>"]``. One pipeline,
-    so that ``nlp.pipe(n_process=N)`` runs all of it in the worker processes.
+    so that the worker processes of ``--workers`` (kg/extract/parallel.py) run all of it.
     """
     return _load_nlp(tuple(str(p) for p in ner_dirs()))
 
