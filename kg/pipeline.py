@@ -123,7 +123,9 @@ def build(
 def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None) -> None:
     out = result.path
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    _remove_dead_builds(out)
+    # The writer's pid in the name tells a later build whether this folder is still being written.
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
     tmp.chmod(0o777 & ~_umask())  # mkdtemp makes it 0700; a build folder is as readable as any other
     timings = result.timings
     try:
@@ -162,6 +164,25 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _remove_dead_builds(out: Path) -> None:
+    """Delete the temporary folders of builds into ``out`` whose process is gone (killed hard:
+    SIGKILL or a power cut leave no chance to clean up). Folders of live builds stay."""
+    for d in out.parent.glob(f".{out.name}.new-*"):
+        pid = d.name[len(out.name) + 6:].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
 
 
 def _umask() -> int:

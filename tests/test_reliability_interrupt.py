@@ -380,3 +380,24 @@ def test_swap_killed_once_or_twice_keeps_a_whole_build(tmp_path, first, second):
     # The next build goes through and replaces it.
     assert run_crash_builds([(c2, out, 0, "kill")]) == [0]
     assert papers_in(out) == 5
+
+
+def test_a_build_removes_folders_of_killed_builds_only(tmp_path):
+    """A SIGKILLed build leaves its `.NAME.new-<pid>-*` folder; the next build into NAME deletes it,
+    but never the folder of a build that is still running."""
+    from kg import pipeline
+    from kg.records import Extraction
+
+    corpus, _, _ = small_corpora(tmp_path)
+    out = tmp_path / "exports" / "c"
+    out.parent.mkdir()
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = out.parent / f".c.new-{gone.stdout.strip()}-abc"
+    live = out.parent / f".c.new-{os.getpid()}-def"  # this process stands in for a running build
+    for d in (dead, live):
+        d.mkdir()
+        (d / "graph.json").write_text("{}")
+    options = pipeline.BuildOptions(out=out, views=False, related_k=0, cache_dir=None)
+    pipeline.build(corpus, options, extract=lambda c, o: ([Extraction(p.id) for p in c.papers], 0))
+    assert not dead.exists() and live.exists()
+    assert sorted(p.name for p in out.parent.iterdir()) == [live.name, "c"]
