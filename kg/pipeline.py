@@ -12,7 +12,8 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -160,10 +161,28 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
         }
         # The manifest is written last: a folder without one is never taken for a build.
         (tmp / builds.MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
-        swap_in(tmp, out)
+        with _swap_lock(out):
+            swap_in(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+@contextmanager
+def _swap_lock(out: Path) -> Iterator[None]:
+    """One swap into ``out`` at a time: two builds into one folder take turns at the end
+    (interleaved, one's rename back of .NAME.old would break the other's)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX; swaps are not serialised there
+        yield
+        return
+    with open(out.parent / f".{out.name}.lock", "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _remove_dead_builds(out: Path) -> None:

@@ -178,3 +178,41 @@ def test_a_store_held_for_writing_is_busy_for_writers_and_readable_for_readers(b
     with Store(store, read_only=False) as s:
         assert s.query("MATCH (p:Paper) RETURN count(p)").rows[0][0] > 0
 
+
+
+def test_two_builds_into_one_folder_both_finish_whole(tmp_path, monkeypatch):
+    """Two builds into the same --out at once: their swaps take turns, neither fails, and what is
+    left is one of them, whole."""
+    import os
+    import time as _time
+
+    from kg import pipeline
+    from kg.builds import open_build
+    from kg.records import Extraction
+
+    real_replace = os.replace
+
+    def slow_replace(*args, **kwargs):  # widen the window between the swap's two renames
+        _time.sleep(0.2)
+        return real_replace(*args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", slow_replace)
+    a, b, _ = small_corpora(tmp_path)
+    out = tmp_path / "exports" / "same"
+    errors: list[BaseException] = []
+
+    def run(corpus):
+        try:
+            options = pipeline.BuildOptions(out=out, views=False, related_k=0, cache_dir=None)
+            pipeline.build(corpus, options, extract=lambda c, o: ([Extraction(p.id) for p in c.papers], 0))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(c,)) for c in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert open_build(out).manifest["papers"] in (3, 4)
+    assert sorted(p.name for p in out.parent.iterdir() if not p.name.endswith(".lock")) == ["same"]
