@@ -50,6 +50,7 @@ def _flat(attrs: dict) -> Iterator[tuple[str, object]]:
 
 
 def _kind(v: object) -> str:
+    """The GraphML type of a value as _flat writes it (lists are JSON text)."""
     if isinstance(v, bool):
         return "boolean"
     if isinstance(v, int):
@@ -76,7 +77,9 @@ def write_graphml(g: nx.DiGraph, path: Path) -> None:
     for domain, rows in (("node", (d for _, d in g.nodes(data=True))),
                          ("edge", (d for _, _, d in g.edges(data=True)))):
         for d in rows:
-            for k, v in _flat(d):
+            for k, v in d.items():
+                if v is None:
+                    continue
                 t, seen = _kind(v), keys.get((domain, k))
                 if seen is None or seen == t:
                     keys[(domain, k)] = t

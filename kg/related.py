@@ -122,6 +122,12 @@ def _stemmer():
 
 
 @lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    # Pure-Python Snowball is slow and a corpus has few distinct words.
+    return _stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=200_000)
 def _words(text: str) -> tuple[_Word, ...]:
     raw = _WORD.findall(unicodedata.normalize("NFKC", text))
     if len(raw) > 1 and raw[0].lower() in _DETERMINERS:
@@ -130,7 +136,7 @@ def _words(text: str) -> tuple[_Word, ...]:
     for w in raw:
         low = singular(w.lower()) if not w.isupper() else w.lower()
         # Stems fold "parsing"/"parse" and "translation"/"translate" into one concept.
-        out.append(_Word(_stemmer().stemWord(low), low, w))
+        out.append(_Word(_stem(low), low, w))
     return tuple(out)
 
 
@@ -174,6 +180,12 @@ def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, 
     return out
 
 
+@lru_cache(maxsize=200_000)
+def _derived(phrase: str, aliases: tuple[str, ...]) -> tuple[tuple[str, float, str], ...]:
+    # An entity is read once however many papers mention it, a repeated key phrase likewise.
+    return tuple((key, w, surface) for key, (w, surface) in _derive(phrase, aliases).items())
+
+
 def idf(n: int, df: int) -> float:
     """Inverse document frequency of a concept in ``df`` of ``n`` papers (scikit-learn's smooth IDF)."""
     return math.log((1 + n) / (1 + df)) + 1.0
@@ -214,7 +226,7 @@ class ConceptIndex:
             feats: dict[str, float] = {}
 
             def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = (), times: int = 1) -> None:
-                for key, (w, surface) in _derive(phrase, aliases).items():
+                for key, w, surface in _derived(phrase, tuple(aliases)):
                     w *= scale
                     # Independent evidence accumulates (noisy-or): a word heading three phrases,
                     # or an entity named three times, is more surely what the paper is about.

@@ -59,6 +59,26 @@ def test_construction_is_cheap_and_version_is_a_cache_key():
     assert isinstance(a.version, str) and len(a.version) >= 8
 
 
+def test_extracting_does_not_import_torch_or_transformers():
+    """A command that extracts starts in about 3 s: kg's pipelines run no torch code, and thinc's and
+    KeyBERT's optional imports of torch, transformers and sentence-transformers cost 3.5 s more."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from kg.extract import Extractor; from kg.records import Paper; "
+            "t = 'We propose LoRA for fine-tuning Llama-3.1 on MMLU.'; "
+            "ex = next(iter(Extractor(use_keybert=True).extract([Paper(id='p', title='p', abstract=t, text=t)]))); "
+            "assert ex.mentions and ex.key_concepts; "
+            "print(sorted(m for m in ('torch', 'transformers', 'sentence_transformers') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+    # Hidden only while spaCy and KeyBERT are imported: torch itself still imports afterwards.
+    code += "; import torch; print(torch.__version__)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+
+
 @pytest.mark.slow
 def test_mentions_are_exact_spans_in_input_order(ex):
     texts = [

@@ -70,7 +70,9 @@ def ner_names(nlp) -> list[str]:
 
 @lru_cache(maxsize=2)
 def _load_nlp(dirs: tuple[str, ...]):
-    import spacy
+    from kg.extract.imports import import_spacy
+
+    spacy = import_spacy()
 
     with _lock:
         nlp = spacy.load(SPACY_MODEL, exclude=["ner"])
@@ -107,8 +109,9 @@ def load_keybert(embedder: str = "static"):
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    from keybert import KeyBERT
+    from kg.extract.imports import import_keybert
 
+    KeyBERT = import_keybert()
     if embedder == "static":
         from model2vec import StaticModel
 

@@ -144,7 +144,7 @@ def related_json(g: nx.DiGraph, rows: list[RelatedPaper], prefix: str,
 
 
 def _entities_of_paper(g: nx.DiGraph, pid: str) -> list[str]:
-    return [v for _, v, t in g.out_edges(pid, data="type") if t in MENTION_TYPES]
+    return [v for v, d in g.succ[pid].items() if d["type"] in MENTION_TYPES]
 
 
 def _concept_chips(b: _Builder, eids: list[str]) -> list[dict]:
@@ -255,9 +255,10 @@ def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, ma
     b = _Builder(g, prefix="", has_page=has_page)
     users = sorted((u for u, _, t in g.in_edges(eid, data="type") if t in MENTION_TYPES),
                    key=lambda p: (-g.edges[p, eid].get("mentions", 1), p))
+    ents_of = {p: _entities_of_paper(g, p) for p in users}  # read once: each is used three times below
     co: Counter = Counter()
     for p in users:
-        co.update(e for e in _entities_of_paper(g, p) if e != eid)
+        co.update(e for e in ents_of[p] if e != eid)
     top = [e for e, _ in sorted(co.items(), key=lambda kv: (-kv[1], g.nodes[kv[0]].get("name") or kv[0]))
            [:max_cooccurring]]
     shown_users = users[:max_papers]
@@ -267,13 +268,13 @@ def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, ma
         c["name"] = f"{c['name']} ({co[e]})"
     b.node(eid, value=40, borderWidth=3, info={"paperList": paper_list, "cooccurs": chips})
     for p in shown_users:
-        b.node(p, value=4 + len(_entities_of_paper(g, p)))
+        b.node(p, value=4 + len(ents_of[p]))
         _mention_edge(b, p, eid)
     top_set = set(top)
     for e in top:
         b.node(e, value=co[e])
     for p in shown_users:
-        for e in _entities_of_paper(g, p):
+        for e in ents_of[p]:
             if e in top_set:
                 _mention_edge(b, p, e)
     d = g.nodes[eid]
