@@ -68,6 +68,8 @@ def _clean(v: object) -> str:
 def _text(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)  # nothing to clean or escape
     return escape(_clean(v))
 
 
