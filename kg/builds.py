@@ -83,6 +83,16 @@ def _readable(path: Path) -> Build | None:
     return None
 
 
+def check_replaceable(path: Path) -> None:
+    """Refuse to write a build over anything but a kg build or an empty folder: a build
+    replaces its folder whole, and a user's own files there would be deleted with it."""
+    if path.is_symlink() or path.is_file():
+        raise KgError(f"{path}: is a file; --out takes a folder (a new one, or an earlier kg build)")
+    if path.is_dir() and not is_build(path) and any(path.iterdir()):
+        raise KgError(f"{path}: is a folder that is not a kg build; kg replaces its --out folder whole, "
+                      f"so give a new or empty folder, or an earlier build's")
+
+
 def previous(path: Path) -> Path:
     """Where a build's swap keeps the previous build until the new one is in place."""
     return path.with_name(f".{path.name}.old")

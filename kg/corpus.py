@@ -122,6 +122,8 @@ def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
         return _json_array_records(path, text)
     if stripped.startswith("{"):
         return json_lines(path, text)
+    if suffix in (".json", ".jsonl"):  # "null", a bare string: JSON, but not records
+        raise KgError(f"{path}: expected a JSON array of objects or one JSON object per line")
     return _text_records(text)
 
 
@@ -152,7 +154,7 @@ def _json_array_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg} at column {exc.colno})") from None
+        raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})") from None
     if not isinstance(data, list):
         raise KgError(f"{path}: expected a JSON array of objects")
     # The array's items have no line numbers of their own; report the item index (1-based).
@@ -164,7 +166,8 @@ def _csv_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
     csv.field_size_limit(2**31 - 1)  # long abstracts are data, not an attack on the reader
     # newline="" as the csv module asks: quoted cells keep their line breaks, and only
     # CR, LF and CRLF end a row (not U+2028 and the like, as splitlines would).
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+    # strict: an unclosed quote is an error, not a cell running to the end of the file.
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
     columns = [c.strip().lower() for c in (reader.fieldnames or [])]
     if "abstract" not in columns and "text" not in columns:
         raise KgError(f"{path}:1: CSV has no 'abstract' column (columns: {', '.join(columns) or 'none'})")

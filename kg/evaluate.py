@@ -22,6 +22,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from kg.errors import KgError
+
 SCORED_TYPES: tuple[str, ...] = ("Method", "Task", "Dataset")
 REPORTED_TYPES: tuple[str, ...] = ("Method", "Task", "Dataset", "Metric")
 MATCH_MODES = ("exact", "partial")
@@ -173,6 +175,8 @@ def evaluate_many(gold_path, extractor=None, matches: Sequence[str] = MATCH_MODE
     from kg.scierc import read_gold
 
     docs = list(read_gold(gold_path))
+    if not docs:
+        raise KgError(f"{gold_path}: no gold documents (expected SciERC or generic gold JSON Lines)")
     if extractor is None:
         from kg.extract import Extractor
         extractor = Extractor()

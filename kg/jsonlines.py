@@ -26,5 +26,5 @@ def json_lines(path: Path, text: str) -> Iterator[tuple[int, object]]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise KgError(f"{path}:{i}: malformed JSON line ({exc.msg} at column {exc.colno})") from None
+            raise KgError(f"{path}:{i}: malformed JSON line ({exc.msg}, column {exc.colno})") from None
         yield i, obj

@@ -88,6 +88,7 @@ def build(
     timings: dict[str, float] = {}
     corpus = read_corpus(corpus_path)
     out = Path(options.out) if options.out else builds.DEFAULT_EXPORTS / corpus.name
+    builds.check_replaceable(out)  # before the work, not after it
     timings["read"] = time.perf_counter() - t0
 
     t = time.perf_counter()
@@ -162,6 +163,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
         # The manifest is written last: a folder without one is never taken for a build.
         (tmp / builds.MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
         with _swap_lock(out):
+            builds.check_replaceable(out)  # again: something may have appeared there meanwhile
             swap_in(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

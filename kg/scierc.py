@@ -135,6 +135,8 @@ def parse_generic(obj: dict, source: str = "") -> ScierDoc:
 def _records(path: Path) -> Iterator[tuple[dict, str]]:
     if not path.exists():
         raise KgError(f"{path}: no such file")
+    if path.is_dir():
+        raise KgError(f"{path}: is a directory, expected a gold file (SciERC or generic JSON Lines)")
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:

@@ -117,6 +117,32 @@ def test_bad_input_gets_one_line_exit_2_and_no_output(tmp_path, name, content, m
     assert not out.exists()
 
 
+@pytest.mark.parametrize("args,message", [
+    (["build", str(SEED), "--workers", "0"], "Invalid value for '--workers'"),
+    (["related", "ThinK", "-k", "-1"], "Invalid value for '-k'"),
+    (["query", "MATCH (n) RETURN n", "--format", "xml"], "Invalid value for '--format'"),
+    (["build"], "Missing argument"),
+    (["nosuch"], "No such command"),
+])
+def test_usage_errors_are_a_message_and_exit_2_not_a_traceback(args, message):
+    proc = kg(*args)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) <= 4
+
+
+def test_build_never_replaces_a_folder_or_file_that_is_not_a_build(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("a week of work")
+    note = tmp_path / "notes.txt"
+    note.write_text("more work")
+    for out in (mine, note):
+        proc = kg("build", str(SEED), "--out", str(out), "--quiet")
+        assert proc.returncode == 2 and str(out) in proc.stderr and "Traceback" not in proc.stderr
+    assert (mine / "notes.txt").read_text() == "a week of work" and note.read_text() == "more work"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "notes.txt"]  # nothing else written
+
+
 def test_kg_without_arguments_prints_the_tour():
     proc = kg()
     assert proc.returncode == 0 and "kg build" in proc.stdout and "kg query" in proc.stdout

@@ -107,6 +107,8 @@ def test_titles_name_the_contribution():
         ("nocol.csv", "id,title\n1,x\n", "nocol.csv:1: CSV has no 'abstract' column"),
         ("noabs.jsonl", '{"title": "x"}\n{"title": "y"}\n', "no abstracts found"),
         ("arr.json", '{"abstract": 3}\n', "no abstracts found"),
+        ("null.json", "null\n", "expected a JSON array of objects or one JSON object per line"),
+        ("open.csv", 'abstract,title\n"an unclosed quote, and a title\n', "malformed CSV"),
     ],
 )
 def test_bad_files_raise_one_line_errors_naming_the_file(tmp_path, name, content, message):

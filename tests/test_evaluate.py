@@ -103,11 +103,18 @@ def test_kg_eval_json_output(tmp_path):
     assert set(report["per_type"]["Method"]) == {"precision", "recall", "f1", "gold", "predicted"}
 
 
-def test_kg_eval_missing_file_is_one_line(tmp_path):
+@pytest.mark.parametrize("name,make,message", [
+    ("nope.jsonl", lambda p: None, "no such file"),
+    ("adir", lambda p: p.mkdir(), "is a directory"),
+    ("empty.jsonl", lambda p: p.write_text(""), "no gold documents"),
+])
+def test_kg_eval_bad_gold_file_is_one_line(tmp_path, name, make, message):
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "kg", "eval", str(tmp_path / "nope.jsonl")],
+    make(tmp_path / name)
+    out = subprocess.run([sys.executable, "-m", "kg", "eval", str(tmp_path / name)],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
-    assert "Traceback" not in out.stderr and "nope.jsonl" in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and name in lines[0] and message in lines[0], out.stderr

@@ -12,6 +12,7 @@ INTERRUPTED = "kg: interrupted; previous output left as it was"
 # The imports take about a second; a Ctrl-C meanwhile gets the same one line as later on.
 try:
     import click
+    import typer
 
     from kg.cli.app import app
     from kg.cli import build, evaluate, export, query, related, view  # noqa: F401  (registers commands)
@@ -21,15 +22,27 @@ except KeyboardInterrupt:
     sys.exit(130)
 
 
+def _classes(name: str, *bases: type) -> tuple[type, ...]:
+    """click's exception class ``name`` and Typer's own copy of it: Typer 0.2x vendors click
+    (``typer._click``), whose classes are not click's, so both must be caught."""
+    found = {c for b in bases for c in b.__mro__ if c.__name__ == name}
+    return tuple(found | {getattr(click.exceptions, name)})
+
+
+_USAGE_ERRORS = _classes("ClickException", typer.BadParameter)
+_EXITS = _classes("Exit", typer.Exit)
+_ABORTS = _classes("Abort", typer.Abort)
+
+
 def main() -> None:
     try:
         rv = app(standalone_mode=False)
-    except click.exceptions.Exit as exc:
+    except _EXITS as exc:
         sys.exit(exc.exit_code)
-    except click.ClickException as exc:  # usage errors: click's own one-line message
+    except _USAGE_ERRORS as exc:  # usage errors: click's own one-line message
         exc.show()
         sys.exit(2)
-    except (KeyboardInterrupt, click.exceptions.Abort):
+    except (KeyboardInterrupt, *_ABORTS):
         rv = 130
     except KgError as exc:
         print(f"kg: error: {exc}", file=sys.stderr)
