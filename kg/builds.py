@@ -5,7 +5,7 @@ Layout of ``exports/<corpus name>/``::
     build.json      manifest: corpus, counts, kg version, time
     graph.json      node-link JSON of the NetworkX graph (the source of truth)
     graph.graphml   the same graph as GraphML (lists as JSON text)
-    store/          the embedded LadybugDB database
+    store           the embedded LadybugDB database (one file)
     index.html      the interactive overview (pyvis)
     views/          per-paper and per-concept pages
 """

@@ -8,14 +8,41 @@ from typing import Any
 from kg.errors import KgError
 
 
-def read_query(arg: str) -> str:
-    """The Cypher text of ``arg``: the file it names (``*.cypher``), else ``arg`` itself."""
+# The ready queries of a source checkout, beside the package: `kg query top_methods` finds them
+# from any folder.
+READY_QUERIES = Path(__file__).resolve().parent.parent / "queries"
+
+
+def ready_queries() -> list[str]:
+    return sorted(p.stem for p in READY_QUERIES.glob("*.cypher"))
+
+
+def _query_path(arg: str) -> Path | None:
+    """The file ``arg`` names, or None when ``arg`` is Cypher text."""
+    if "\n" in arg or len(arg) >= 4096:
+        return None
     path = Path(arg)
-    if arg.endswith(".cypher") or ("\n" not in arg and len(arg) < 4096 and path.is_file()):
+    if path.is_file():
+        return path
+    if len(arg.split()) == 1 or arg.endswith(".cypher"):
+        # One word is never a Cypher statement: a file, or a ready query by name
+        # ("top_methods", "queries/top_methods.cypher" run from another folder).
+        ready = READY_QUERIES / (path.stem + ".cypher")
+        if ready.is_file() and path.suffix in ("", ".cypher") and str(path.parent) in (".", "queries"):
+            return ready
+        if path.is_dir():
+            raise KgError(f"{arg}: is a directory, expected a .cypher file or a Cypher statement")
+        names = ", ".join(ready_queries())
+        raise KgError(f"{arg}: no such query file" + (f" (ready queries: {names})" if names else ""))
+    return None
+
+
+def read_query(arg: str) -> str:
+    """The Cypher text of ``arg``: the file or ready query it names, else ``arg`` itself."""
+    path = _query_path(arg)
+    if path is not None:
         try:
             text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise KgError(f"{arg}: no such query file") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise KgError(f"{arg}: cannot read query file ({exc})") from None
     else:

@@ -7,7 +7,9 @@ phrase is also canonicalised into the concepts it implies (see ``_derive``):
 
 * its key: case, plural, a leading determiner and word endings folded
   (Snowball stems: "parsing"/"parse", "translation"/"translate" meet);
-  every alias of the entity too, so an acronym used alone still matches;
+  every alias of an entity is that entity's concept wherever it is written
+  ("LLMs" and "large language models (LLMs)" are "large language models"),
+  so an acronym used alone still matches and is not counted twice;
 * broader concepts: the phrase without generic tail words and its suffixes
   ("statistical machine translation system" -> "statistical machine
   translation" -> "machine translation" -> "translation"), and both sides of
@@ -50,7 +52,7 @@ import snowballstemmer
 
 from kg import schema
 from kg.errors import KgError
-from kg.graph import papers_of
+from kg.graph import entities_of, papers_of
 from kg.resolve import singular
 
 KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
@@ -148,14 +150,17 @@ def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, 
     """Concept key -> (strength, surface) for one entity or key phrase (module doc)."""
     out: dict[str, tuple[float, str]] = {}
 
-    def put(words: tuple[_Word, ...], w: float) -> None:
+    def put(words: tuple[_Word, ...], w: float, tail: str = "") -> None:
         if not words or (len(words) == 1 and not _content(words[0])):
             return
         if all(x.low in _STOP or x.low in GENERIC for x in words):
             return
         key = " ".join(x.stem for x in words)
         if key not in out or out[key][0] < w:
-            out[key] = (w, " ".join(x.surface for x in words))
+            # A phrase cut before its generic tail is shown with it: "large language models", not
+            # "large language"; a single word stays a word.
+            shown = " ".join(x.surface for x in words) + (f" {tail}" if tail and len(words) > 1 else "")
+            out[key] = (w, shown)
 
     for form in (phrase, *aliases):
         put(_words(form), W_PHRASE)
@@ -169,11 +174,13 @@ def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, 
         # Drop generic tail words: "machine translation system" -> "machine translation" (the
         # same concept), but "language model" -> "language" is only a broader one.
         full = len(words)
+        whole = words
         while len(words) > 1 and words[-1].low in GENERIC:
             words = words[:-1]
+        tail = " ".join(x.surface for x in whole[len(words):])
         same = len(parts) == 1 and (len(words) == full or len(words) > 1)
         for j in range(len(words)):
-            put(words[j:], W_PHRASE if (j == 0 and same) else W_BROADER)
+            put(words[j:], W_PHRASE if (j == 0 and same) else W_BROADER, tail)
         for w in words[:-1]:
             if _content(w):
                 put((w,), W_DOMAIN)
@@ -186,16 +193,39 @@ def _derived(phrase: str, aliases: tuple[str, ...]) -> tuple[tuple[str, float, s
     return tuple((key, w, surface) for key, (w, surface) in _derive(phrase, aliases).items())
 
 
+def _key(form: str) -> str:
+    return " ".join(x.stem for x in _words(form))
+
+
+def _alias_keys(g: nx.DiGraph) -> dict[str, str]:
+    """Alias key -> name key, for every entity: "LLMs" and "large language models (LLMs)" are the
+    concept "large language models", not two more, wherever they are written. An alias shared
+    by two entities stays its own concept."""
+    same: dict[str, str] = {}
+    clash: set[str] = set()
+    for eid in entities_of(g):
+        d = g.nodes[eid]
+        name = _key(d.get("name") or eid)
+        for alias in d.get("aliases") or ():
+            k = _key(alias)
+            if k and k != name and same.setdefault(k, name) != name:
+                clash.add(k)
+    for k in clash:
+        del same[k]
+    return same
+
+
 def idf(n: int, df: int) -> float:
     """Inverse document frequency of a concept in ``df`` of ``n`` papers (scikit-learn's smooth IDF)."""
     return math.log((1 + n) / (1 + df)) + 1.0
 
 
 def _display_name(votes: Counter) -> str | None:
-    """The commonest surface form; on a tie not the sentence-initial capitalised one ("Sampling")."""
+    """The commonest surface form; on a tie not the sentence-initial capitalised one ("Sampling"),
+    then the shortest ("machine translation" over "machine translation system")."""
     if not votes:
         return None
-    return max(votes, key=lambda s: (votes[s], not (s[:1].isupper() and s[1:] == s[1:].lower()), s))
+    return max(votes, key=lambda s: (votes[s], not (s[:1].isupper() and s[1:] == s[1:].lower()), -len(s), s))
 
 
 @dataclass
@@ -220,6 +250,7 @@ class ConceptIndex:
         type_votes: dict[str, Counter] = defaultdict(Counter)
         titles = {}
         entities: dict[str, str] = {}
+        same = _alias_keys(g)
         for pid in papers_of(g):
             data = g.nodes[pid]
             titles[pid] = data.get("title") or pid
@@ -227,6 +258,7 @@ class ConceptIndex:
 
             def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = (), times: int = 1) -> None:
                 for key, w, surface in _derived(phrase, tuple(aliases)):
+                    key = same.get(key, key)
                     w *= scale
                     # Independent evidence accumulates (noisy-or): a word heading three phrases,
                     # or an entity named three times, is more surely what the paper is about.

@@ -85,6 +85,15 @@ def test_query_syntax_error_prints_the_engines_message(seed_build):
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
+def test_ready_queries_run_by_name_from_any_folder(seed_build, tmp_path):
+    for name in ("top_methods", "queries/top_methods.cypher"):
+        rows = json.loads(kg("query", name, "--db", str(seed_build), "--format", "json", cwd=tmp_path,
+                             check=True).stdout)
+        assert rows and set(rows[0]) == {"method", "papers"}
+    proc = kg("query", "top_method", "--db", str(seed_build), cwd=tmp_path)
+    assert proc.returncode == 2 and "no such query file" in proc.stderr and "top_methods" in proc.stderr
+
+
 def test_query_needs_its_documented_parameter(seed_build):
     proc = kg("query", "queries/papers_sharing_concepts.cypher", "--db", str(seed_build))
     assert proc.returncode == 2 and "--param paper=" in proc.stderr

@@ -188,3 +188,19 @@ def test_cli_unknown_paper_is_one_line_exit_2(build_dir):
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "no paper matches" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_an_entity_written_several_ways_is_one_shared_concept():
+    g = corpus_graph({
+        "a": ("Caching for Large Language Models (LLMs)", [("Large Language Models", "Method"), ("LLMs", "Method"),
+                                  ("key-value cache", "Method")], []),
+        "b": ("Pruning LLMs", [("LLMs", "Method"), ("channel pruning", "Method")], []),
+        "c": ("Scaling", [("large language models", "Method"), ("scaling laws", "Task")], []),
+    })
+    ents = [n for n, d in g.nodes(data=True) if d["label"] == "Method" and "LLMs" in (d.get("aliases") or [])]
+    assert len(ents) == 1 and g.nodes[ents[0]]["papers"] == 3  # one entity: a's acronym definition, case
+    for other in ("b", "c"):
+        rows = related(g, "a", k=5)
+        row = next(r for r in rows if r.id == other)
+        assert len(row.shared) == 1, row.shared  # not "large language models" and "LLMs" again
+        assert row.shared[0].entity == ents[0] and row.shared[0].papers == 3

@@ -14,7 +14,7 @@ from kg.store import Store
 
 @app.command("query")
 def query_command(
-    query: Annotated[str, typer.Argument(help="A Cypher statement, or the path of a .cypher file.", show_default=False)],
+    query: Annotated[str, typer.Argument(help="A Cypher statement, the path of a .cypher file, or the name of a ready query in queries/ (top_methods, top_tasks, ...).", show_default=False)],
     db: DbOption = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.table,
     param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Query parameter NAME=VALUE (repeatable).",
@@ -25,6 +25,7 @@ def query_command(
     \b
     Examples:
       kg query queries/top_methods.cypher
+      kg query top_tasks                       # a ready query by name, from any folder
       kg query 'MATCH (p:Paper)-[:USES]->(m:Method) RETURN m.name AS method, count(p) AS papers ORDER BY papers DESC LIMIT 10'
       kg query queries/papers_sharing_concepts.cypher -p paper=p5ed9111e12 --format json
     """
