@@ -38,13 +38,18 @@ def build_command(
     """
     from kg.pipeline import BuildOptions, build
 
-    cache_dir = None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR", DEFAULT_CACHE_DIR)))
+    # An empty KG_CACHE_DIR is unset, not the current folder.
+    cache_dir = None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR") or DEFAULT_CACHE_DIR))
     options = BuildOptions(out=out, use_keybert=keybert, related_k=related_k, views=views, workers=workers,
                            cache_dir=cache_dir, progress=not quiet)
     result = build(corpus, options)
     for w in result.corpus.warnings:
         typer.echo(f"kg: warning: {w}", err=True)
     typer.echo(summary(result))
+
+
+def _papers(n: int) -> str:
+    return f"{n} paper" if n == 1 else f"{n} papers"
 
 
 def summary(result: BuildResult) -> str:
@@ -57,7 +62,7 @@ def summary(result: BuildResult) -> str:
         "  entities      " + ", ".join(f"{n} {t}" for t, n in ents.items()),
         "  relationships " + ", ".join(f"{n} {t}" for t, n in rels.items()),
         f"  resolution    {result.resolution.summary}",
-        f"  extracted     {result.extracted} papers ({len(c.papers) - result.extracted} from cache)",
+        f"  extracted     {_papers(result.extracted)} ({len(c.papers) - result.extracted} from cache)",
         "Next:",
         f"  kg query queries/top_methods.cypher --db {result.path}",
         f"  kg related \"{c.papers[0].title}\" --db {result.path}",

@@ -154,7 +154,8 @@ class Extractor:
         bar = None
         if progress:
             from tqdm import tqdm
-            bar = tqdm(desc="extracting", unit="abstract", file=sys.stderr)
+            total = len(papers) if hasattr(papers, "__len__") else None  # type: ignore[arg-type]
+            bar = tqdm(desc="extracting", unit=" abstracts", total=total, file=sys.stderr)
 
         # spaCy's default cap (1M characters) guards memory; corpus readers already cut texts at
         # 20k words, so only direct API calls can come near this one.
