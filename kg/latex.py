@@ -15,6 +15,11 @@ _STYLE = re.compile(
 _DROP = re.compile(r"\\(?:citep?|citet|citeauthor|cite|ref|eqref|label|footnote|url|href)\*?\s*(?:\[[^\]]*\])?\{[^{}]*\}")
 _ESCAPED = {r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", r"\{": "{", r"\}": "}"}
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+# Symbols written as commands: "$9\times$" reads "9×", not "9times" (other commands keep their name).
+_SYMBOLS = {"times": "×", "pm": "±", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "approx": "≈",
+            "sim": "~", "cdot": "·", "infty": "∞", "rightarrow": "→", "to": "→", "neq": "≠", "ll": "≪",
+            "gg": "≫", "deg": "°", "circ": "°", "ldots": "…", "dots": "…", "cdots": "…"}
+_SYMBOL = re.compile(r"\\(%s)(?![A-Za-z])" % "|".join(sorted(_SYMBOLS, key=len, reverse=True)))
 
 
 def clean_latex(text: str) -> str:
@@ -27,6 +32,7 @@ def clean_latex(text: str) -> str:
         text = new
     for k, v in _ESCAPED.items():
         text = text.replace(k, v)
+    text = _SYMBOL.sub(lambda m: _SYMBOLS[m.group(1)], text)
     text = re.sub(r"\$([^$]*)\$", r"\1", text)  # inline math keeps its symbols
     text = re.sub(r"\\([A-Za-z]+)", r"\1", text)  # \alpha -> alpha
     text = text.replace("\\ ", " ").replace("~", " ").replace("---", "—").replace("``", '"').replace("''", '"')

@@ -94,6 +94,13 @@ def test_ready_queries_run_by_name_from_any_folder(seed_build, tmp_path):
     assert proc.returncode == 2 and "no such query file" in proc.stderr and "top_methods" in proc.stderr
 
 
+def test_view_of_an_empty_name_is_an_error_not_the_overview(seed_build):
+    before = (seed_build / "index.html").stat().st_mtime_ns
+    proc = kg("view", "--concept", "", "--db", str(seed_build))
+    assert proc.returncode == 2 and "--concept needs a value" in proc.stderr
+    assert (seed_build / "index.html").stat().st_mtime_ns == before
+
+
 def test_query_needs_its_documented_parameter(seed_build):
     proc = kg("query", "queries/papers_sharing_concepts.cypher", "--db", str(seed_build))
     assert proc.returncode == 2 and "--param paper=" in proc.stderr

@@ -90,6 +90,7 @@ def test_latex_is_cleaned_and_raw_text_kept(tmp_path):
 
 def test_clean_latex_handles_html_and_escapes():
     assert clean_latex("A <i>deep</i> net with 5\\% error &amp; more") == "A deep net with 5% error & more"
+    assert clean_latex("a $9\\times$ speed-up, $\\leq 3$ steps, $\\alpha$") == "a 9× speed-up, ≤ 3 steps, alpha"
 
 
 def test_titles_name_the_contribution():

@@ -200,7 +200,7 @@ def test_connection_refused_is_one_line_with_uri_and_exit_2(build):
 def test_a_uri_that_is_not_bolt_is_one_line(build):
     r = kg("export", "neo4j", str(build), "--uri", "http://localhost:7474")
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert r.stderr.strip().splitlines()[-1].endswith(
+    assert r.stderr.strip() == (  # the whole of stderr: no progress bar drawn before it
         "kg: error: http://localhost:7474: not a Bolt URI; use one of bolt://, bolt+s://, bolt+ssc://, neo4j://, "
         "neo4j+s://, neo4j+ssc:// (e.g. bolt://localhost:7687)")
 

@@ -29,12 +29,15 @@ def view_command(
     Examples:
       kg view                                  # overview + every paper and concept page
       kg view --paper "Policy Mirror Descent"  # one paper: its concepts and related papers
-      kg view --concept "machine translation"  # one concept: papers using it, what co-occurs
+      kg view --concept "large language models"  # one concept: papers using it, what co-occurs
     """
     if build_dir is not None and db is not None and build_dir != db:
         raise KgError(f"two build directories given ({build_dir} and --db {db}); give one")
     if paper and concept:
         raise KgError("give --paper or --concept, not both")
+    for option, value in (("--paper", paper), ("--concept", concept)):
+        if value is not None and not value.strip():
+            raise KgError(f"{option} needs a value (an id, a name or title words)")
     # Imported here: pyvis pulls in IPython, which every other kg command would pay for.
     from kg.related import find_paper
     from kg.view import NODE_BUDGET, find_concept, write_concept_view, write_paper_view, write_views

@@ -32,6 +32,13 @@ class BoltTarget:
     password: str | None = None
     database: str | None = None  # None: the server's default database
 
+    def __post_init__(self) -> None:
+        # Checked on creation, so a wrong --uri is reported before any work or progress bar.
+        scheme = self.uri.split("://", 1)[0] if "://" in self.uri else ""
+        if scheme not in BOLT_SCHEMES:
+            raise KgError(f"{self.uri}: not a Bolt URI; use one of {', '.join(s + '://' for s in BOLT_SCHEMES)}"
+                          " (e.g. bolt://localhost:7687)")
+
     @property
     def auth(self) -> tuple[str, str] | None:
         # No password at all means "no auth" (Neo4j with NEO4J_AUTH=none, FalkorDB).
@@ -76,10 +83,6 @@ def export_bolt(
     Any failure is a KgError naming the URI, the cause and how many batches were committed.
     """
     options = the_plan.options
-    scheme = target.uri.split("://", 1)[0] if "://" in target.uri else ""
-    if scheme not in BOLT_SCHEMES:
-        raise KgError(f"{target.uri}: not a Bolt URI; use one of {', '.join(s + '://' for s in BOLT_SCHEMES)}"
-                      " (e.g. bolt://localhost:7687)")
     report = BoltReport(server="?")
     step = "connecting"  # what was under way, for the error message
     try:

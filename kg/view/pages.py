@@ -54,7 +54,7 @@ class _Builder:
         label_type = d["label"]
         st = style_of(label_type)
         if label_type == schema.PAPER:
-            # The cleaned text reads better than the raw one ("$2.8\times$" -> "2.8x"); same words.
+            # The cleaned text reads better than the raw one ("$2.8\times$" -> "2.8×"); same words.
             info = {"type": "Paper", "id": nid, "title": d.get("title") or nid,
                     "abstract": d.get("text") or d.get("abstract") or "",
                     "authors": list(d.get("authors") or []), "year": d.get("year"), "venue": d.get("venue"),
