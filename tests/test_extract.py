@@ -59,6 +59,17 @@ def test_construction_is_cheap_and_version_is_a_cache_key():
     assert isinstance(a.version, str) and len(a.version) >= 8
 
 
+def test_on_after_a_topic_noun_is_no_evaluation_cue():
+    nlp = models.load_nlp()
+
+    def cued(text: str) -> dict[str, str]:
+        return {text[c.start:c.end]: c.type for c in rules.find_candidates(nlp(text))}
+
+    assert cued("Our experiments on MinAtar and Atari show gains in training.") == {
+        "MinAtar": "Dataset", "Atari": "Dataset"}
+    assert "RNNs" not in cued("We train a transformer on parity, extending the work on RNNs by prior authors.")
+
+
 def test_extracting_does_not_import_torch_or_transformers():
     """A command that extracts starts in about 3 s: kg's pipelines run no torch code, and thinc's and
     KeyBERT's optional imports of torch, transformers and sentence-transformers cost 3.5 s more."""

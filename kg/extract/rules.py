@@ -59,6 +59,8 @@ METRIC_WORDS = {
     "wer", "cer", "latency", "regret", "mae", "mse", "rmse", "ndcg", "mrr",
 }
 METRIC_BIGRAMS = {("error", "rate"), ("success", "rate"), ("win", "rate"), ("exact", "match"), ("pass", "@1")}
+TOPIC_NOUNS = {"work", "research", "study", "literature", "focus", "emphasis", "survey", "progress", "advance",
+               "perspective", "view", "paper", "report", "thesis"}
 PROPOSE_VERBS = {"propose", "introduce", "present", "develop", "design", "release", "construct", "build",
                  "curate", "create", "name", "call", "dub", "term"}
 EVAL_WORDS = re.compile(r"\b(experiment|evaluat|test|result|benchmark|fine-?tun|train|perform|outperform|"
@@ -384,7 +386,9 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
             while k >= sent.start and (doc[k].text in {",", "and", "or", "the"} or name_strength(doc[k].text) != 0
                                        or doc[k].pos_ == "PROPN"):
                 k -= 1
-            if k >= sent.start and doc[k].lower_ in {"on", "across"}:
+            # "work on X", "research on X": "on" names a topic there, not data.
+            topical = k > sent.start and doc[k - 1].lemma_.lower() in TOPIC_NOUNS
+            if k >= sent.start and doc[k].lower_ in {"on", "across"} and not topical:
                 # "Experiments on X", "On X and Y, our method improves ...", "... reaches 90% on X".
                 if k == sent.start or EVAL_WORDS.search(sent.text):
                     cue, score = "Dataset", 0.8
