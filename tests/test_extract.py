@@ -196,13 +196,13 @@ BENCH = ROOT.parent / "shared" / "bench" / "scierc"
 @pytest.mark.slow
 @pytest.mark.skipif(not (BENCH / "dev.json").exists(), reason="../shared/bench/scierc is absent (not a developer machine)")
 def test_scierc_dev_does_not_regress():
-    """docs/extraction.md reports 0.610 exact / 0.712 partial on dev; a drop of more than ~2 points fails."""
+    """docs/extraction.md reports 0.615 exact / 0.723 partial on dev; a drop of more than ~2 points fails."""
     from kg.evaluate import evaluate_many
 
     r = evaluate_many(BENCH / "dev.json", Extractor(use_keybert=False))
     assert r["exact"]["documents"] == 50
     assert r["exact"]["micro"]["f1"] >= 0.59, r["exact"]["micro"]
-    assert r["partial"]["micro"]["f1"] >= 0.69, r["partial"]["micro"]
+    assert r["partial"]["micro"]["f1"] >= 0.70, r["partial"]["micro"]
 
 
 @pytest.mark.slow
