@@ -59,6 +59,19 @@ def test_construction_is_cheap_and_version_is_a_cache_key():
     assert isinstance(a.version, str) and len(a.version) >= 8
 
 
+def test_head_nouns_type_learned_mentions_unless_the_head_is_ambiguous():
+    from kg.extract.extractor import _types_by_head
+    from kg.records import Mention
+
+    def m(text: str, etype: str, source: str = "ner") -> Mention:
+        return Mention(text, etype, 0, len(text), text, 0.7, source)
+
+    got = _types_by_head([m("image classification", "Dataset"), m("parsing system", "Task"),
+                          m("Korean news corpus", "Method"), m("offline reinforcement learning", "Method"),
+                          m("dependency parsing", "Method"), m("MinAtar suite", "Method", "rule:cue")])
+    assert [x.type for x in got] == ["Task", "Method", "Dataset", "Method", "Method", "Method"]
+
+
 def test_on_after_a_topic_noun_is_no_evaluation_cue():
     nlp = models.load_nlp()
 
