@@ -28,6 +28,7 @@ TYPE_MAP: dict[str, str] = {
     "Metric": "Metric",
 }
 UNSCORED_TYPES = ("OtherScientificTerm", "Generic")
+_GOLD_TYPES = frozenset({*TYPE_MAP, *TYPE_MAP.values(), *UNSCORED_TYPES})
 
 PTB_TOKENS: dict[str, str] = {
     "-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
@@ -124,6 +125,8 @@ def parse_generic(obj: dict, source: str = "") -> ScierDoc:
         etext, etype = e.get("text"), e.get("type")
         if not isinstance(etext, str) or not isinstance(etype, str):
             raise KgError(f"{source}: gold entity without 'text' and 'type': {e!r}")
+        if etype not in _GOLD_TYPES:  # a typo would silently score as "no gold entity"
+            raise KgError(f"{source}: gold entity type {etype!r} is none of {', '.join(sorted(_GOLD_TYPES))}")
         start = e.get("start")
         if start is None:
             start = text.find(etext)

@@ -61,6 +61,9 @@ def test_bad_files(tmp_path):
     p.write_text('{"foo": 1}\n')
     with pytest.raises(KgError, match="neither"):
         list(read_gold(p))
+    p.write_text('{"id": "a", "text": "We use BERT.", "entities": [{"text": "BERT", "type": "Model"}]}\n')
+    with pytest.raises(KgError, match=r"bad.json:1: gold entity type 'Model' is none of"):
+        list(read_gold(p))
 
 
 @pytest.mark.skipif(not BENCH.exists(), reason="../shared/bench/scierc is absent (not a developer machine)")
