@@ -208,6 +208,9 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
         warn(f"{where}: abstract does not look like English; extraction may find little")
     given_id = _text_field(rec.get("id"))
     title = _one_line(_text_field(rec.get("title"))) or derive_title(text)
+    year = _year(rec.get("year"))
+    if year is None and rec.get("year") not in (None, ""):
+        warn(f"{where}: year {rec.get('year')!r} is not a four-digit year; left out")
     return Paper(
         id=given_id or paper_id(text),
         title=title,
@@ -215,7 +218,7 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
         text=text,
         source=where,
         authors=_list_field(rec.get("authors")),
-        year=_year(rec.get("year")),
+        year=year,
         venue=_text_field(rec.get("venue")),
         url=_text_field(rec.get("url")),
         keywords=_list_field(rec.get("keywords")),
@@ -271,7 +274,8 @@ def _year(v: object) -> int | None:
         return None
     if isinstance(v, int):
         return v
-    m = re.fullmatch(r"\s*(\d{4})(?:\.0)?\s*", str(v)) if v is not None else None
+    # "2024", "2024.0" (a spreadsheet's number), "2024-05" or "2024-05-17" (a date)
+    m = re.fullmatch(r"\s*(\d{4})(?:\.0|-\d{2}(?:-\d{2})?)?\s*", str(v)) if v is not None else None
     return int(m.group(1)) if m else None
 
 

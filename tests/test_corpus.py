@@ -142,6 +142,15 @@ def test_huge_abstract_is_truncated_with_a_warning(tmp_path):
     assert any("h.jsonl:1" in w and "truncated" in w for w in corpus.warnings)
 
 
+def test_a_year_that_is_no_year_is_left_out_with_a_warning(tmp_path):
+    p = write(tmp_path, "y.jsonl", '{"abstract": "We study parsing of long sentences.", "year": "abc"}\n'
+                                   '{"abstract": "We study tagging of short sentences.", "year": "2024"}\n'
+                                   '{"abstract": "We study chunking of odd sentences.", "year": "2023-05-17"}\n')
+    corpus = read_corpus(p)
+    assert [paper.year for paper in corpus.papers] == [None, 2024, 2023]
+    assert [w for w in corpus.warnings if "year" in w] == [f"{p}:1: year 'abc' is not a four-digit year; left out"]
+
+
 def test_non_english_abstract_gets_a_warning(tmp_path):
     de = "Wir stellen eine neue Methode vor, die große Sprachmodelle effizient macht und viele Aufgaben löst."
     corpus = read_corpus(write(tmp_path, "de.txt", de))
