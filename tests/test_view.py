@@ -155,6 +155,7 @@ def test_find_concept_by_name_alias_or_id():
     g = view_corpus()
     assert find_concept(g, "bleu") == "Metric:bleu"
     assert find_concept(g, "Metric:bleu") == "Metric:bleu"
+    assert find_concept(g, "metric: BLEU") == "Metric:bleu"  # an id typed loosely
     assert find_concept(g, "PMD") == "Method:policy mirror descent"
     with pytest.raises(KgError, match="no concept named"):
         find_concept(g, "quantum gravity")

@@ -39,6 +39,10 @@ def find_concept(g: nx.DiGraph, name: str) -> str:
     ents = entities_of(g)
     if name in ents:
         return name
+    label, sep, rest = name.partition(":")
+    typed = {e.lower(): e for e in ents}.get(f"{label.strip()}:{rest.strip()}".lower()) if sep else None
+    if typed is not None:  # an id typed loosely: "task:reinforcement learning"
+        return typed
     key = normalize(name)
     hits = [e for e in ents
             if normalize(g.nodes[e].get("name") or "") == key
