@@ -92,7 +92,7 @@ def neo4j_command(
 def neo4j_import_command(
     build_dir: BuildArg = None,
     db: DbOption = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Folder to write (default: BUILD_DIR/neo4j-import).",
+    out: Annotated[Path | None, typer.Option("--out", help="Folder to write (default: BUILD_DIR/neo4j-import, which the next kg build of BUILD_DIR replaces).",
                                              show_default=False)] = None,
 ) -> None:
     """Write CSV files for `neo4j-admin database import full`, and a README with the exact command.
@@ -115,7 +115,7 @@ def neo4j_import_command(
 def cypher_command(
     build_dir: BuildArg = None,
     db: DbOption = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Script to write (default: BUILD_DIR/neo4j.cypher).",
+    out: Annotated[Path | None, typer.Option("--out", help="Script to write (default: BUILD_DIR/neo4j.cypher, which the next kg build of BUILD_DIR replaces).",
                                              show_default=False)] = None,
 ) -> None:
     """Write one .cypher script that recreates the graph: `cypher-shell -f FILE`.
