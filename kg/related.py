@@ -187,12 +187,6 @@ def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, 
     return out
 
 
-@lru_cache(maxsize=200_000)
-def _derived(phrase: str, aliases: tuple[str, ...]) -> tuple[tuple[str, float, str], ...]:
-    # An entity is read once however many papers mention it, a repeated key phrase likewise.
-    return tuple((key, w, surface) for key, (w, surface) in _derive(phrase, aliases).items())
-
-
 def _key(form: str) -> str:
     return " ".join(x.stem for x in _words(form))
 
@@ -251,13 +245,19 @@ class ConceptIndex:
         titles = {}
         entities: dict[str, str] = {}
         same = _alias_keys(g)
+        # An entity is read once however many papers mention it, a repeated key phrase likewise;
+        # the memo lives as long as this index is built, not the process.
+        derived: dict[tuple[str, tuple[str, ...]], list[tuple[str, float, str]]] = {}
         for pid in papers_of(g):
             data = g.nodes[pid]
             titles[pid] = data.get("title") or pid
             feats: dict[str, float] = {}
 
             def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = (), times: int = 1) -> None:
-                for key, w, surface in _derived(phrase, tuple(aliases)):
+                form = (phrase, tuple(aliases))
+                if form not in derived:
+                    derived[form] = [(k, w, surface) for k, (w, surface) in _derive(*form).items()]
+                for key, w, surface in derived[form]:
                     key = same.get(key, key)
                     w *= scale
                     # Independent evidence accumulates (noisy-or): a word heading three phrases,
