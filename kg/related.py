@@ -54,6 +54,7 @@ from kg import schema
 from kg.errors import KgError
 from kg.graph import entities_of, papers_of
 from kg.resolve import singular
+from kg.titles import clip
 
 KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
 
@@ -271,7 +272,7 @@ class ConceptIndex:
                 if edata.get("type") not in mention_types:
                     continue
                 ent = g.nodes[eid]
-                entities.setdefault(" ".join(x.stem for x in _words(ent.get("name") or "")), eid)
+                entities.setdefault(_key(ent.get("name") or ""), eid)
                 add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
                     times=max(1, int(edata.get("mentions") or 1)))
             for phrase in data.get("key_concepts") or ():
@@ -420,11 +421,6 @@ def add_related_edges(g: nx.DiGraph, k: int = 5, related: dict[str, list[Related
     return added
 
 
-def _clip(text: str | None, limit: int) -> str:
-    text = " ".join(str(text or "").split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def find_paper(g: nx.DiGraph, query: str) -> str:
     """The id of the paper named by ``query``: an exact id, else title words (all must match)."""
     return find_paper_in({p: g.nodes[p].get("title") or "" for p in papers_of(g)}, query)
@@ -451,7 +447,7 @@ def find_paper_in(titles: dict[str, str], query: str) -> str:
         raise KgError(f"no paper matches {query!r} (give a paper id or words of its title; "
                       f"`kg query 'MATCH (p:Paper) RETURN p.id, p.title'` lists them)")
     if len(hits) > 1:
-        shown = "; ".join(f"{p} ({_clip(titles[p], 60)})" for p in sorted(hits)[:5])
+        shown = "; ".join(f"{p} ({clip(titles[p], 60)})" for p in sorted(hits)[:5])
         more = f" and {len(hits) - 5} more" if len(hits) > 5 else ""
         raise KgError(f"{query!r} matches {len(hits)} papers: {shown}{more}; give the id or more title words")
     return hits[0]

@@ -35,3 +35,9 @@ def first_clause(text: str) -> str:
     clause = re.split(r"[,;:]\s", sentence, maxsplit=1)[0].rstrip(".")
     words = clause.split()
     return " ".join(words[:_MAX_WORDS]) + ("…" if len(words) > _MAX_WORDS else "")
+
+
+def clip(text: str | None, limit: int) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

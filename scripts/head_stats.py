@@ -10,7 +10,6 @@ spans are the ones listed in rules.UNRELIABLE_HEADS: the extractor does not rety
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -33,7 +32,7 @@ def main() -> None:
         for e in doc.entities:
             head_type = rules.phrase_type(e.text)
             if head_type in SCORED and e.type in SCORED:
-                head = re.findall(r"[A-Za-z][A-Za-z0-9\-]*", e.text)[-1].lower()
+                head = rules.head_word(e.text)
                 counts[(head_type, head)][e.type] += 1
     unreliable = []
     for (head_type, head), c in sorted(counts.items(), key=lambda kv: -sum(kv[1].values())):

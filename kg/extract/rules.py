@@ -160,16 +160,16 @@ def only_generic(rest: str) -> bool:
 
 
 def head_word(text: str) -> str | None:
+    """A phrase's last word, lower case: its head in English noun phrases."""
     words = re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text)
     return words[-1].lower() if words else None
 
 
 def phrase_type(text: str) -> str | None:
     """The type a noun phrase's last word suggests ("... pruning method" -> Method)."""
-    words = re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text)
-    if not words:
+    last = head_word(text)
+    if last is None:
         return None
-    last = words[-1].lower()
     t = _head_type(last)
     if t is None and last.endswith("bench"):
         return "Dataset"

@@ -14,6 +14,7 @@ from pyvis.network import Network
 from kg import schema
 from kg.graph import entities_of, papers_of
 from kg.related import RelatedPaper
+from kg.titles import clip
 from kg.view.names import concept_page, paper_page
 from kg.view.render import Page
 from kg.view.style import STYLES, style_of
@@ -25,11 +26,6 @@ MENTION_TYPES = frozenset(schema.MENTION_REL.values())
 def _safe_url(url: str | None) -> str | None:
     # Only web links leave the page: a "javascript:" URL in a corpus must not become a link.
     return url if isinstance(url, str) and url.lower().startswith(("http://", "https://")) else None
-
-
-def _short(text: str, limit: int) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class _Builder:
@@ -59,11 +55,11 @@ class _Builder:
                     "abstract": d.get("text") or d.get("abstract") or "",
                     "authors": list(d.get("authors") or []), "year": d.get("year"), "venue": d.get("venue"),
                     "url": _safe_url(d.get("url")), "href": self.href(nid)}
-            shown = _short(d.get("title") or nid, 42)
+            shown = clip(d.get("title") or nid, 42)
         else:
             info = {"type": label_type, "id": nid, "name": d.get("name") or nid,
                     "aliases": list(d.get("aliases") or []), "papers": d.get("papers", 0), "href": self.href(nid)}
-            shown = _short(d.get("name") or nid, 40)
+            shown = clip(d.get("name") or nid, 40)
         info.update(extra.pop("info", {}))
         self.net.add_node(nid, label=shown if label is None else label, shape=st.shape, color=st.color, value=value, group=label_type,
                           info=info, **extra)
