@@ -86,7 +86,9 @@ def _readable(path: Path) -> Build | None:
 def check_replaceable(path: Path) -> None:
     """Refuse to write a build over anything but a kg build or an empty folder: a build
     replaces its folder whole, and a user's own files there would be deleted with it."""
-    if path.is_symlink() or path.is_file():
+    if path.is_symlink():  # the swap would replace the link, not the folder it names
+        raise KgError(f"{path}: is a symbolic link; give the folder it points to as --out")
+    if path.exists() and not path.is_dir():
         raise KgError(f"{path}: is a file; --out takes a folder (a new one, or an earlier kg build)")
     if path.is_dir() and not is_build(path) and any(path.iterdir()):
         raise KgError(f"{path}: is a folder that is not a kg build; kg replaces its --out folder whole, "

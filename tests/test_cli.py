@@ -155,8 +155,12 @@ def test_build_never_replaces_a_folder_or_file_that_is_not_a_build(tmp_path):
     for out in (mine, note):
         proc = kg("build", str(SEED), "--out", str(out), "--quiet")
         assert proc.returncode == 2 and str(out) in proc.stderr and "Traceback" not in proc.stderr
+    link = tmp_path / "link"
+    link.symlink_to(mine)
+    proc = kg("build", str(SEED), "--out", str(link), "--quiet")
+    assert proc.returncode == 2 and "symbolic link" in proc.stderr and link.is_symlink()
     assert (mine / "notes.txt").read_text() == "a week of work" and note.read_text() == "more work"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "notes.txt"]  # nothing else written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "mine", "notes.txt"]  # nothing else written
 
 
 def test_kg_without_arguments_prints_the_tour():
