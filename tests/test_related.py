@@ -1,6 +1,8 @@
 """Related papers: rare shared concepts rank first, every neighbour is explained, the CLI serves it."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 import subprocess
 import sys
@@ -180,6 +182,17 @@ def test_cli_all_prints_one_json_line_per_paper(build_dir, graph):
     first = next(x for x in lines if x["id"] == "a")
     assert first["related"][0]["id"] == "b" and first["related"][0]["shared"]
     assert set(first["related"][0]) == {"id", "score", "shared"}
+
+
+def test_cli_all_as_csv_is_one_row_per_pair(build_dir, graph):
+    res = CliRunner().invoke(app, ["related", "--all", "-k", "3", "--db", str(build_dir), "-f", "csv"])
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(io.StringIO(res.output)))
+    jsonl = CliRunner().invoke(app, ["related", "--all", "-k", "3", "--db", str(build_dir)]).output
+    pairs = [(x["id"], r["id"]) for x in map(json.loads, jsonl.splitlines()) for r in x["related"]]
+    assert [(r["paper"], r["related"]) for r in rows] == pairs
+    first = next(r for r in rows if r["paper"] == "a")
+    assert first["rank"] == "1" and first["related"] == "b" and "policy mirror descent" in first["shared concepts"].lower()
 
 
 def test_cli_unknown_paper_is_one_line_exit_2(build_dir):

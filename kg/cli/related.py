@@ -34,8 +34,10 @@ def related_command(
     paper: Annotated[str | None, typer.Argument(help="A paper id, or words of its title.", show_default=False)] = None,
     db: DbOption = None,
     k: Annotated[int, typer.Option("-k", "--top", min=1, help="How many related papers to list.")] = 10,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.table,
-    all_papers: Annotated[bool, typer.Option("--all", help="Every paper's top k, one JSON line per paper.")] = False,
+    fmt: Annotated[Format | None, typer.Option(
+        "--format", "-f", help="Output format [default: table; with --all, JSON Lines].", show_default=False)] = None,
+    all_papers: Annotated[bool, typer.Option(
+        "--all", help="Every paper's top k: one JSON line per paper, or one row per pair with -f table/csv.")] = False,
 ) -> None:
     """List the papers that share the rarest, most specific concepts with a paper.
 
@@ -48,6 +50,7 @@ def related_command(
       kg related "Policy Mirror Descent"
       kg related p5ed9111e12 -k 5 --format json
       kg related --all -k 5 > related.jsonl
+      kg related --all -k 5 -f csv > related.csv
     """
     if all_papers and paper:
         raise KgError("give either a paper or --all, not both")
@@ -57,11 +60,17 @@ def related_command(
     if all_papers:
         from kg.related import related_all
 
-        for pid, related in related_all(b.graph(), k).items():
-            rows = [r.to_json() for r in related]
-            for r in rows:
-                r.pop("title")
-            typer.echo(json.dumps({"id": pid, "related": rows}, ensure_ascii=False))
+        ranked = related_all(b.graph(), k)
+        if fmt in (None, Format.json):
+            for pid, related in ranked.items():
+                rows = [r.to_json() for r in related]
+                for r in rows:
+                    r.pop("title")
+                typer.echo(json.dumps({"id": pid, "related": rows}, ensure_ascii=False))
+            return
+        columns = ["paper", "rank", "related", "score", "shared concepts"]
+        typer.echo(render(columns, [[pid, i, r.id, round(r.score, 4), _shared_cell(r)]
+                                    for pid, related in ranked.items() for i, r in enumerate(related, 1)], fmt))
         return
     found = _stored(b, paper, k)
     if found is None:  # more rows than the build stored: rank from the graph
@@ -75,7 +84,7 @@ def related_command(
     if fmt == Format.json:
         typer.echo(json.dumps([r.to_json() for r in rows], ensure_ascii=False, indent=2))
         return
-    if fmt == Format.table:
+    if fmt in (None, Format.table):
         typer.echo(_table(pid, title, rows))
         return
     columns = ["rank", "score", "id", "title", "shared concepts"]
