@@ -158,6 +158,14 @@ def test_modern_names_typed_by_general_cues(ex):
     assert "Method" in t["KIVI"]
 
 
+def test_an_acronym_long_form_is_kept_whole(ex):
+    # The recognizer reads only "Karush" (the dashes split the name); the letters K, K, T fix the edges.
+    text = "We derive the Karush–Kuhn–Tucker (KKT) conditions of the problem and solve them exactly."
+    t = typed(next(ex.extract([paper(text)])))
+    assert "Karush" not in t
+    assert t["Karush–Kuhn–Tucker"] == t["KKT"] and len(t["KKT"]) == 1
+
+
 @pytest.mark.slow
 def test_seed_smoke_checks(ex):
     seeds = (ROOT / "seeds" / "iclr2025_abstracts.txt").read_text(encoding="utf-8").split("\n\n")[1:]

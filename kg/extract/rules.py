@@ -282,7 +282,9 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
     pairs = acronym_pairs(text)
     for (ls, le), (as_, ae) in pairs:
         long_text = text[ls:le]
-        etype = ner_types.get((ls, le)) or phrase_type(long_text)
+        # The recognizer may have typed only a piece of the long form ("Karush" of "Karush–Kuhn–Tucker").
+        inner = [t for (s, e), t in ner_types.items() if ls <= s and e <= le]
+        etype = ner_types.get((ls, le)) or phrase_type(long_text) or (inner[0] if len(set(inner)) == 1 else None)
         if etype is None:
             # An untyped long form is a method when the abstract presents it as one:
             # "We propose Latent Optimal Linear combinations (LOL) as a general-purpose method".
