@@ -147,27 +147,34 @@ def _content(word: _Word) -> bool:
     return word.low not in _STOP and word.low not in GENERIC and not word.low.isdigit() and len(word.low) > 1
 
 
-def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, str]]:
-    """Concept key -> (strength, surface) for one entity or key phrase (module doc)."""
-    out: dict[str, tuple[float, str]] = {}
+def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, str, bool]]:
+    """Concept key -> (strength, surface, headed) for one entity or key phrase (module doc).
 
-    def put(words: tuple[_Word, ...], w: float, tail: str = "") -> None:
+    ``headed`` is False for a word the phrase has only as a modifier (a domain word): whether
+    such a word names a concept is known only once the corpus has used it as a head somewhere
+    ("speech" in "spontaneous speech" does; "complex" in "complex reasoning" never does)."""
+    out: dict[str, tuple[float, str, bool]] = {}
+
+    def put(words: tuple[_Word, ...], w: float, tail: str = "", domain: bool = False) -> None:
         if not words or (len(words) == 1 and not _content(words[0])):
             return
         if all(x.low in _STOP or x.low in GENERIC for x in words):
             return
         key = " ".join(x.stem for x in words)
+        headed = not domain or (key in out and out[key][2])
         if key not in out or out[key][0] < w:
             # A phrase cut before its generic tail is shown with it: "large language models", not
             # "large language"; a single word stays a word.
             shown = " ".join(x.surface for x in words) + (f" {tail}" if tail and len(words) > 1 else "")
-            out[key] = (w, shown)
+            out[key] = (w, shown, headed)
+        elif headed and not out[key][2]:
+            out[key] = (out[key][0], out[key][1], True)
 
     for form in (phrase, *aliases):
         put(_words(form), W_PHRASE)
         key = " ".join(x.stem for x in _words(form))
         if key in out:  # the phrase itself is shown as written, brackets and all
-            out[key] = (out[key][0], " ".join(form.split()))
+            out[key] = (out[key][0], " ".join(form.split()), out[key][2])
     parts = [_words(p) for p in _SPLIT_PREP.split(phrase.strip())]
     for words in parts:
         if len(parts) > 1:
@@ -184,7 +191,7 @@ def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, 
             put(words[j:], W_PHRASE if (j == 0 and same) else W_BROADER, tail)
         for w in words[:-1]:
             if _content(w):
-                put((w,), W_DOMAIN)
+                put((w,), W_DOMAIN, domain=True)
     return out
 
 
@@ -248,7 +255,8 @@ class ConceptIndex:
         same = _alias_keys(g)
         # An entity is read once however many papers mention it, a repeated key phrase likewise;
         # the memo lives as long as this index is built, not the process.
-        derived: dict[tuple[str, tuple[str, ...]], list[tuple[str, float, str]]] = {}
+        derived: dict[tuple[str, tuple[str, ...]], list[tuple[str, float, str, bool]]] = {}
+        headed: set[str] = set()  # concepts some phrase of the corpus has as its head or whole
         for pid in papers_of(g):
             data = g.nodes[pid]
             titles[pid] = data.get("title") or pid
@@ -257,15 +265,18 @@ class ConceptIndex:
             def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = (), times: int = 1) -> None:
                 form = (phrase, tuple(aliases))
                 if form not in derived:
-                    derived[form] = [(k, w, surface) for k, (w, surface) in _derive(*form).items()]
-                for key, w, surface in derived[form]:
+                    derived[form] = [(k, *v) for k, v in _derive(*form).items()]
+                for key, w, surface, is_headed in derived[form]:
                     key = same.get(key, key)
+                    if is_headed:
+                        headed.add(key)
                     w *= scale
                     # Independent evidence accumulates (noisy-or): a word heading three phrases,
                     # or an entity named three times, is more surely what the paper is about.
                     feats[key] = 1.0 - (1.0 - feats.get(key, 0.0)) * (1.0 - min(w, 0.999)) ** times
-                    # The display name of a concept is its commonest surface form.
-                    name_votes[key][surface] += 1
+                    # The display name of a concept is its commonest surface form as a head:
+                    # "sample complexity" names the stem complex, "complex problems" only uses it.
+                    name_votes[key][surface] += 1.0 if is_headed else 0.001
                     type_votes[key][ctype] += 2 if ctype != KEY_CONCEPT else 1
 
             for _, eid, edata in g.out_edges(pid, data=True):
@@ -280,7 +291,9 @@ class ConceptIndex:
             strengths[pid] = feats
 
         df: Counter = Counter()
-        for feats in strengths.values():
+        for pid, feats in strengths.items():
+            # A word only ever seen modifying others ("complex", "theoretical") is no concept.
+            strengths[pid] = feats = {c: w for c, w in feats.items() if c in headed}
             df.update(feats.keys())
         n = len(strengths)
         vectors, norms = {}, {}

@@ -95,6 +95,17 @@ def test_broader_concepts_link_specific_names():
     assert rows[0].shared[0].type == "Task"
 
 
+def test_a_word_only_ever_modifying_others_is_no_shared_concept():
+    g = corpus_graph({
+        "a": ("One", [("complex reasoning", "Task"), ("speech recognition", "Task")], []),
+        "b": ("Two", [("complex planning", "Task"), ("speech synthesis", "Task")], []),
+        "c": ("Three", [("spontaneous speech", "Dataset")], []),
+    })
+    shared = {s.name for s in related(g, "a", k=5)[0].shared}
+    assert "speech" in shared  # a head in "spontaneous speech": a concept of its own
+    assert "complex" not in shared  # only ever describes something else
+
+
 def test_key_concepts_and_aliases_count():
     g = corpus_graph({
         "p": ("Sparse attention", [], ["sparse attention kernels"]),
