@@ -47,10 +47,10 @@ def _corpus(build_dir: Path, corpus: str | None = None) -> str:
 
 
 def _write(path: Path, html: str, atomic: bool = True) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not atomic:  # a folder no reader sees yet (a build being written)
+    if not atomic:  # a folder no reader sees yet (a build being written), made by the caller
         path.write_text(html, encoding="utf-8")
         return path
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")
     tmp.replace(path)  # a reader never sees half a page
