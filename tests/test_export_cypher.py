@@ -126,6 +126,21 @@ def test_out_must_be_a_file_path(tmp_path):
     assert not any(Path(tmp_path).glob(".*cypher*"))
 
 
+def test_a_file_kg_did_not_write_is_not_overwritten(tmp_path):
+    build = write_build(sample_graph(), tmp_path / "b")
+    mine = tmp_path / "notes.cypher"
+    mine.write_text("MATCH (n) RETURN n;  // my own query\n")
+    r = subprocess.run([sys.executable, "-m", "kg", "export", "cypher", str(build), "--out", str(mine)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "not a script kg wrote" in r.stderr and "Traceback" not in r.stderr
+    assert mine.read_text() == "MATCH (n) RETURN n;  // my own query\n"
+    ours = tmp_path / "graph.cypher"
+    for _ in range(2):  # an earlier export is replaced
+        r = subprocess.run([sys.executable, "-m", "kg", "export", "cypher", str(build), "--out", str(ours)],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+
+
 def test_without_db_the_latest_build_is_exported_next_to_it(tmp_path):
     import os
     import time

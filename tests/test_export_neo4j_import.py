@@ -132,10 +132,26 @@ def test_headers_name_every_schema_property_with_its_import_type(tmp_path):
 def test_rewriting_replaces_the_folder_whole(tmp_path):
     out = tmp_path / "imp"
     write_import(export_graph(sample_graph(extra_papers=3)), out)
-    (out / "stale.csv").write_text("x")
+    (out / "nodes_Gone.csv").write_text("x")  # a label the new graph no longer has
     write_import(export_graph(sample_graph()), out)
-    assert not (out / "stale.csv").exists()
+    assert not (out / "nodes_Gone.csv").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["imp"]  # no temporary folders left behind
+
+
+@pytest.mark.parametrize("kind", ["user files", "a build"])
+def test_a_folder_kg_did_not_write_is_never_replaced(tmp_path, kind):
+    build = write_build(sample_graph(), tmp_path / "b")
+    if kind == "user files":
+        out = tmp_path / "project"
+        (out / "src").mkdir(parents=True)
+        (out / "thesis.tex").write_text("important")
+    else:
+        out = build
+    before = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    r = subprocess.run([sys.executable, "-m", "kg", "export", "neo4j-import", str(build), "--out", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "did not write" in r.stderr and "Traceback" not in r.stderr
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == before
 
 
 def test_a_value_holding_the_array_delimiter_is_refused(tmp_path):

@@ -89,12 +89,15 @@ def _chunks(rows: Iterator[dict]) -> Iterator[str]:
         yield "[" + ", ".join(current) + "]"
 
 
+SCRIPT_TITLE = "// kg knowledge graph for Neo4j."  # how a script kg wrote is recognised
+
+
 def render(eg: ExportGraph) -> tuple[str, int]:
     """The script's text and its number of statements."""
     nodes = ", ".join(f"{k} {v}" for k, v in eg.node_counts().items())
     rels = ", ".join(f"{k} {v}" for k, v in eg.relationship_counts().items())
     lines = [
-        "// kg knowledge graph for Neo4j. Run: cypher-shell -a bolt://localhost:7687 -u neo4j -f THIS_FILE",
+        f"{SCRIPT_TITLE} Run: cypher-shell -a bolt://localhost:7687 -u neo4j -f THIS_FILE",
         f"// nodes: {nodes}",
         f"// relationships: {rels}",
         "// Idempotent (MERGE on id): re-running adds no duplicates. To start clean first:",
@@ -105,6 +108,14 @@ def render(eg: ExportGraph) -> tuple[str, int]:
     return "\n".join(lines) + "\n", len(statements)
 
 
+def _is_script(path: Path) -> bool:
+    try:
+        with path.open(encoding="utf-8") as f:
+            return f.readline().startswith(SCRIPT_TITLE)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def write_script(eg: ExportGraph, path: Path) -> int:
     """Write the script atomically (a failed run leaves any previous file as it was); its statement count."""
     text, count = render(eg)
@@ -113,6 +124,8 @@ def write_script(eg: ExportGraph, path: Path) -> int:
         raise KgError(f"{path}: is a folder; --out takes the path of the .cypher file to write")
     if not path.parent.is_dir():
         raise KgError(f"{path.parent}: no such folder for --out")
+    if path.exists() and not _is_script(path):
+        raise KgError(f"{path}: exists and is not a script kg wrote; give a new file, or delete it first")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:

@@ -39,6 +39,9 @@ class ImportFiles:
         return self.nodes + self.relationships
 
 
+README_TITLE = "# kg graph as neo4j-admin import files"  # how a folder kg wrote is recognised
+
+
 def header_type(schema_type: str) -> str:
     """kg.schema's type as a neo4j-admin header type: ``long``, ``string[]``..."""
     base = _TYPES[element_type(schema_type)]
@@ -119,6 +122,10 @@ def write_import(eg: ExportGraph, folder: Path) -> ImportFiles:
         raise KgError(f"{folder}: is a file; --out takes a folder for the import CSVs")
     if not folder.parent.is_dir():
         raise KgError(f"{folder.parent}: no such folder for --out")
+    if folder.is_symlink() or (folder.is_dir() and any(folder.iterdir()) and not is_import_folder(folder)):
+        # The folder is replaced whole: anything else in it would be deleted with it.
+        raise KgError(f"{folder}: is a folder that kg did not write; kg replaces its --out folder whole, "
+                      f"so give a new or empty folder, or an earlier neo4j-import export's")
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         node_files, rel_files = [], []
@@ -149,6 +156,18 @@ def write_import(eg: ExportGraph, folder: Path) -> ImportFiles:
     return ImportFiles(folder, final_nodes, final_rels, command)
 
 
+def is_import_folder(folder: Path) -> bool:
+    """A folder ``write_import`` wrote: its README and node and relationship CSVs, nothing else."""
+    readme = folder / "README.md"
+    try:
+        if not readme.read_text(encoding="utf-8").startswith(README_TITLE):
+            return False
+    except (OSError, UnicodeDecodeError):
+        return False
+    return all(f == readme or (f.is_file() and f.suffix == ".csv" and f.name.startswith(("nodes_", "relationships_")))
+               for f in folder.iterdir())
+
+
 def _write(path: Path, lines: list[str]) -> Path:
     with path.open("w", encoding="utf-8", newline="") as f:
         f.writelines(lines)
@@ -157,7 +176,7 @@ def _write(path: Path, lines: list[str]) -> Path:
 
 def _readme(eg: ExportGraph, command: str, docker_cmd: str) -> str:
     counts = ", ".join(f"{k} {v}" for k, v in {**eg.node_counts(), **eg.relationship_counts()}.items())
-    return f"""# kg graph as neo4j-admin import files
+    return f"""{README_TITLE}
 
 Counts: {counts}.
 
