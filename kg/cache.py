@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
 
+from kg.errors import KgError
 from kg.records import Extraction, Mention, Paper
 
 DEFAULT_CACHE_DIR = Path(".kg-cache")
@@ -24,6 +25,17 @@ class ExtractionCache:
     def __init__(self, root: Path | str, extractor_version: str):
         self.root = Path(root) / _digest(extractor_version)[:16]
         self.version = extractor_version
+
+    def check_writable(self) -> None:
+        """Fail now, in one line, if entries cannot be written: not after the extraction they keep."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(dir=self.root, suffix=".tmp")
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as e:
+            raise KgError(f"{self.root.parent}: cannot hold the extraction cache ({e.strerror or e}); "
+                          f"give another --cache folder or pass --no-cache") from None
 
     def _path(self, paper: Paper) -> Path:
         key = _digest(paper.text)

@@ -70,6 +70,8 @@ def extract_corpus(corpus: Corpus, options: BuildOptions) -> tuple[list[Extracti
     cache = ExtractionCache(options.cache_dir, extractor.version) if options.cache_dir else None
     found = cache.get_many(corpus.papers) if cache else {}
     todo = [p for p in corpus.papers if p.id not in found]
+    if todo and cache:
+        cache.check_writable()
     if todo:
         fresh = list(extractor.extract(todo, progress=options.progress))
         if cache:

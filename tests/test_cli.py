@@ -163,6 +163,15 @@ def test_build_never_replaces_a_folder_or_file_that_is_not_a_build(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "mine", "notes.txt"]  # nothing else written
 
 
+def test_a_cache_that_cannot_be_written_is_reported_before_extracting(tmp_path):
+    not_a_folder = tmp_path / "cache.txt"
+    not_a_folder.write_text("x")
+    proc = kg("build", str(SEED), "--out", str(tmp_path / "out"), "--cache", str(not_a_folder))
+    assert proc.returncode == 2 and "cannot hold the extraction cache" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and "extracting" not in proc.stderr  # before any model work
+    assert not (tmp_path / "out").exists()
+
+
 def test_kg_without_arguments_prints_the_tour():
     proc = kg()
     assert proc.returncode == 0 and "kg build" in proc.stdout and "kg query" in proc.stdout
