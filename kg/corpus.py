@@ -7,7 +7,9 @@ Formats, chosen by content rather than trusted file extensions:
 * JSON Lines or a JSON array of objects with ``abstract`` (or ``text``) and optional
   ``id``, ``title``, ``authors``, ``year``, ``venue``, ``url``, ``keywords``;
 * SciERC JSON Lines (objects with ``sentences``; ids are the ``doc_key``);
-* CSV with an ``abstract`` column and the same optional columns.
+* CSV (or TSV) with an ``abstract`` column and the same optional columns, whatever the
+  file is called;
+* plain text with one abstract per line and no blank lines (every line 40 words or more).
 
 Problems with the whole file raise ``KgError`` naming the file (and line);
 problems with one record become warnings and the record is skipped, so a
@@ -34,6 +36,7 @@ from kg.titles import derive_title
 
 MAX_WORDS = 20_000  # longer abstracts are truncated (with a warning): nothing real is this long
 _HEADER_MAX_WORDS = 20
+_LINE_ABSTRACT_WORDS = 40  # every line at least this long: one abstract per line, not a wrapped paragraph
 _FIELDS = ("id", "title", "authors", "year", "venue", "url", "keywords")
 _ENGLISH_HINTS = frozenset(
     "the of and to in a is that for we on with as by are this an be from our which it these".split()
@@ -116,18 +119,42 @@ def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
     """(line number, record dict) for each record, by the file's content."""
     stripped = text.lstrip()
     suffix = path.suffix.lower()
-    if suffix == ".csv":
-        return _csv_records(path, text)
-    if stripped.startswith("["):
+    json_file = suffix in (".json", ".jsonl")
+    if suffix in (".csv", ".tsv"):
+        return _csv_records(path, text, "\t" if suffix == ".tsv" else ",")
+    # "[1] A numbered list" or "[ICLR 2025] abstracts" in a text file is text, not broken JSON.
+    if stripped.startswith("[") and (json_file or _parses(stripped)):
         return _json_array_records(path, text)
-    if stripped.startswith("{"):
+    if stripped.startswith("{") and (json_file or _parses(stripped.split("\n", 1)[0])):
         return json_lines(path, text)
-    if suffix in (".json", ".jsonl"):  # "null", a bare string: JSON, but not records
+    if json_file:  # "null", a bare string: JSON, but not records
         raise KgError(f"{path}: expected a JSON array of objects or one JSON object per line")
+    delimiter = _table_header(stripped.split("\n", 1)[0])
+    if delimiter:  # a CSV or TSV saved under another name
+        return _csv_records(path, text, delimiter)
     return _text_records(text)
 
 
+def _parses(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _table_header(line: str) -> str | None:
+    """The delimiter if ``line`` is a CSV or TSV header naming an abstract column, else None."""
+    for delimiter in ("\t", ","):
+        cells = [c.strip().strip('"').lower() for c in line.split(delimiter)]
+        if len(cells) > 1 and ("abstract" in cells or "text" in cells):
+            return delimiter
+    return None
+
+
 def _text_records(text: str) -> Iterator[tuple[int, dict]]:
+    if "\n" not in text:  # classic Mac line ends
+        text = text.replace("\r", "\n")
     paragraphs: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 1
@@ -147,7 +174,12 @@ def _text_records(text: str) -> Iterator[tuple[int, dict]]:
         if len(first) == 1 and len(first[0].split()) <= _HEADER_MAX_WORDS and not first[0].endswith("."):
             paragraphs = paragraphs[1:]
     for start, lines in paragraphs:
-        yield start, {"abstract": " ".join(lines)}
+        if len(lines) > 1 and all(len(line.split()) >= _LINE_ABSTRACT_WORDS for line in lines):
+            # One abstract per line, no blank lines between: a wrapped paragraph has short lines.
+            for i, line in enumerate(lines):
+                yield start + i, {"abstract": line}
+        else:
+            yield start, {"abstract": " ".join(lines)}
 
 
 def _json_array_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
@@ -162,12 +194,12 @@ def _json_array_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
         yield i, obj
 
 
-def _csv_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
+def _csv_records(path: Path, text: str, delimiter: str = ",") -> Iterator[tuple[int, dict]]:
     csv.field_size_limit(2**31 - 1)  # long abstracts are data, not an attack on the reader
     # newline="" as the csv module asks: quoted cells keep their line breaks, and only
     # CR, LF and CRLF end a row (not U+2028 and the like, as splitlines would).
     # strict: an unclosed quote is an error, not a cell running to the end of the file.
-    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     columns = [c.strip().lower() for c in (reader.fieldnames or [])]
     if "abstract" not in columns and "text" not in columns:
         raise KgError(f"{path}:1: CSV has no 'abstract' column (columns: {', '.join(columns) or 'none'})")

@@ -1,5 +1,6 @@
 """Reading corpora: every format a user brings, and a clear word on every bad one."""
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,30 @@ def test_seed_list_has_19_papers_and_skips_its_header():
 def test_text_without_header_keeps_first_abstract(tmp_path):
     corpus = read_corpus(write(tmp_path, "a.txt", f"{A1}\n\n{A2}\n"))
     assert [p.abstract for p in corpus.papers] == [A1, A2]
+
+
+LONG1 = " ".join([A1] * 4)  # 60+ words: a line this long is a whole abstract
+LONG2 = " ".join([A2] * 4)
+
+
+@pytest.mark.parametrize("name,content", [
+    ("bracket header.txt", f"[ICLR 2025] selected abstracts\n\n{A1}\n\n{A2}\n"),  # text, not broken JSON
+    ("numbered.txt", f"[1] {A1}\n\n[2] {A2}\n"),
+    ("braced.txt", f"{{1}} {A1}\n\n{{2}} {A2}\n"),
+    ("papers_csv.txt", f'id,title,abstract\n1,One,"{A1}"\n2,Two,"{A2}"\n'),  # a CSV under another name
+    ("papers.tsv", f"id\ttitle\tabstract\n1\tOne\t{A1}\n2\tTwo\t{A2}\n"),
+    ("mac.txt", f"Header\r\r{A1}\r\r{A2}\r"),  # classic Mac line ends
+])
+def test_other_shapes_of_a_list_are_read_by_content(tmp_path, name, content):
+    corpus = read_corpus(write(tmp_path, name, content))
+    assert [re.sub(r"^[\[{]\d[\]}] ", "", p.abstract) for p in corpus.papers] == [A1, A2]
+
+
+def test_one_abstract_per_line_without_blank_lines(tmp_path):
+    corpus = read_corpus(write(tmp_path, "lines.txt", f"{LONG1}\n{LONG2}\n"))
+    assert [p.abstract for p in corpus.papers] == [LONG1, LONG2]
+    wrapped = "\n".join(LONG1[i:i + 70] for i in range(0, len(LONG1), 70))  # one paragraph, hard-wrapped
+    assert len(read_corpus(write(tmp_path, "wrapped.txt", wrapped)).papers) == 1
 
 
 def test_ids_are_stable_hashes_of_normalized_text(tmp_path):
