@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -65,14 +66,61 @@ def query_params(text: str) -> dict[str, str]:
 
 
 def parse_params(items: list[str]) -> dict[str, Any]:
-    """NAME=VALUE pairs; VALUE is read as JSON when it parses (numbers, lists), else as text."""
+    """NAME=VALUE pairs; VALUE is read as JSON when it parses (numbers, lists), else as text.
+
+    ``text_params`` gives the same pairs as text: kg query falls back to it when the JSON
+    reading finds nothing, since an id such as 2410.01234 also parses as a number."""
     params: dict[str, Any] = {}
+    for name, value in text_params(items).items():
+        try:
+            params[name] = json.loads(value)
+        except ValueError:
+            params[name] = value
+    return params
+
+
+def text_params(items: list[str]) -> dict[str, str]:
+    params: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise KgError(f"--param {item!r}: expected NAME=VALUE")
-        try:
-            params[name.strip()] = json.loads(value)
-        except ValueError:
-            params[name.strip()] = value
+        params[name.strip()] = value
     return params
+
+
+def _code(text: str) -> str:
+    """``text`` with its string literals, quoted names and comments blanked out."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "'\"`":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" and c != "`" else 1
+            out.append(" " * (min(j, n - 1) - i + 1))
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(" " * (j - i))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def statement_count(text: str) -> int:
+    """How many statements ``text`` holds (``;`` outside strings and comments separates them)."""
+    return sum(1 for part in _code(text).split(";") if part.strip())
+
+
+def used_params(text: str) -> set[str]:
+    """The ``$names`` a query uses (not those inside its strings or comments)."""
+    return set(re.findall(r"\$([A-Za-z_]\w*)", _code(text)))

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from kg.records import Extraction
+
 ROOT = Path(__file__).parent.parent
 SEED = ROOT / "seeds" / "iclr2025_abstracts.txt"
 
@@ -104,6 +106,46 @@ def test_view_of_an_empty_name_is_an_error_not_the_overview(seed_build):
 def test_query_needs_its_documented_parameter(seed_build):
     proc = kg("query", "queries/papers_sharing_concepts.cypher", "--db", str(seed_build))
     assert proc.returncode == 2 and "--param paper=" in proc.stderr
+
+
+@pytest.mark.parametrize("cypher,params,message", [
+    ("MATCH (n) RETURN count(n); MATCH (p:Paper) RETURN p.id", [], "holds 2 statements"),
+    ("MATCH (p:Paper {id: $y}) RETURN p.id", [], "needs --param y=VALUE"),
+    ("queries/paper_entities.cypher", ["papr=x"], "--param papr is not one it uses"),
+])
+def test_query_statements_and_parameters_are_checked(seed_build, cypher, params, message):
+    args = ["query", cypher, "--db", str(seed_build)] + [a for p in params for a in ("-p", p)]
+    proc = kg(*args)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_an_unused_parameter_is_a_warning(seed_build):
+    proc = kg("query", "MATCH (p:Paper) RETURN count(p) AS n", "--db", str(seed_build), "-p", "paper=x", "-f", "json")
+    assert proc.returncode == 0 and json.loads(proc.stdout) == [{"n": 19}]
+    assert "--param paper: not used by the query (it uses no parameters)" in proc.stderr
+
+
+def test_two_columns_of_one_name_are_both_kept(seed_build):
+    rows = query(seed_build, "MATCH (p:Paper {title: 'LOL'}) RETURN p.id AS id, p.title AS id")
+    assert rows == [{"id": rows[0]["id"], "id_2": "LOL"}]
+
+
+def test_semicolons_and_dollars_inside_strings_are_text(seed_build):
+    assert query(seed_build, "MATCH (p:Paper) WHERE p.title = 'a;b $c' RETURN p.id // one; $x") == []
+
+
+def test_an_id_that_reads_as_a_number_still_finds_its_paper(tmp_path):
+    from kg.pipeline import BuildOptions, build
+
+    corpus = tmp_path / "arxiv.jsonl"
+    ids = ["2410.01234", "12345", "true"]
+    corpus.write_text("".join(json.dumps({"id": i, "abstract": f"Abstract number {n} about graphs."}) + "\n"
+                              for n, i in enumerate(ids)))
+    out = tmp_path / "b"
+    build(corpus, BuildOptions(out=out, views=False), extract=lambda c, o: ([Extraction(p.id, (), ()) for p in c.papers], 0))
+    for pid in ids:
+        assert query(out, "MATCH (p:Paper {id: $paper}) RETURN p.id AS id", f"paper={pid}") == [{"id": pid}]
+    assert len(query(out, "MATCH (p:Paper) RETURN p.id LIMIT $k", "k=2")) == 2  # a number where one is meant
 
 
 def test_no_build_yet_says_what_to_do(tmp_path):

@@ -32,6 +32,7 @@ def build_from(db: Path | None) -> Build:
 
 def render(columns: list[str], rows: list[list[Any]], fmt: Format) -> str:
     """Rows as an aligned text table, JSON (a list of objects) or CSV."""
+    columns = _unique(columns)
     if fmt == Format.json:
         return json.dumps([dict(zip(columns, r)) for r in rows], ensure_ascii=False, indent=2, default=str)
     if fmt == Format.csv:
@@ -48,6 +49,16 @@ def render(columns: list[str], rows: list[list[Any]], fmt: Format) -> str:
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
     lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(lines)
+
+
+def _unique(columns: list[str]) -> list[str]:
+    """Column names made distinct ("id", "id_2"): a JSON object would keep only one of two."""
+    seen: dict[str, int] = {}
+    out = []
+    for c in columns:
+        seen[c] = seen.get(c, 0) + 1
+        out.append(c if seen[c] == 1 else f"{c}_{seen[c]}")
+    return out
 
 
 def _cell(v: Any, limit: int = 60) -> str:

@@ -8,7 +8,7 @@ import typer
 from kg.cli.app import app
 from kg.cli.common import DbOption, Format, build_from, render
 from kg.errors import KgError
-from kg.querying import parse_params, query_params, read_query
+from kg.querying import parse_params, query_params, read_query, statement_count, text_params, used_params
 from kg.store import Store
 
 
@@ -30,12 +30,28 @@ def query_command(
       kg query queries/papers_sharing_concepts.cypher -p paper=p5ed9111e12 --format json
     """
     text = read_query(query)
+    if statement_count(text) > 1:
+        raise KgError(f"{query}: holds {statement_count(text)} statements; kg query runs one at a time")
     params = parse_params(param or [])
-    missing = {n: doc for n, doc in query_params(text).items() if n not in params}
+    used, documented = used_params(text), query_params(text)
+    missing = sorted(used - set(params))
+    unused = sorted(set(params) - used)
     if missing:
-        name, doc = next(iter(missing.items()))
-        raise KgError(f"{query}: needs --param {name}=VALUE ({doc})")
+        doc = f" ({documented[missing[0]]})" if missing[0] in documented else ""
+        also = f"; --param {unused[0]} is not one it uses" if unused else ""
+        raise KgError(f"{query}: needs --param {missing[0]}=VALUE{doc}{also}")
+    if unused:  # a warning: one -p list may serve several queries in a script
+        uses = ", ".join(f"${n}" for n in sorted(used)) or "no parameters"
+        typer.echo(f"kg: warning: --param {', '.join(unused)}: not used by the query (it uses {uses})", err=True)
     b = build_from(db)
     with Store(b.store_path) as store:
         result = store.query(text, params)
+        as_text = text_params(param or [])
+        if not result.rows and any(params[n] != as_text[n] for n in params):
+            # "-p paper=2410.01234" read as a number finds no paper; the text may.
+            try:
+                retry = store.query(text, as_text)
+            except KgError:  # the number was meant (LIMIT $k)
+                retry = result
+            result = retry if retry.rows else result
     typer.echo(render(result.columns, result.rows, fmt))
