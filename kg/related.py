@@ -171,8 +171,8 @@ def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, 
             out[key] = (out[key][0], out[key][1], True)
 
     for form in (phrase, *aliases):
-        put(_words(form), W_PHRASE)
-        key = " ".join(x.stem for x in _words(form))
+        put(_canonical(_words(form)), W_PHRASE)
+        key = _key(form)
         if key in out:  # the phrase itself is shown as written, brackets and all
             out[key] = (out[key][0], " ".join(form.split()), out[key][2])
     parts = [_words(p) for p in _SPLIT_PREP.split(phrase.strip())]
@@ -195,8 +195,17 @@ def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, 
     return out
 
 
+def _canonical(words: tuple[_Word, ...]) -> tuple[_Word, ...]:
+    """The words naming a phrase's concept: without a generic tail when two words or more remain
+    ("large language models" and "large language" are one concept; "language model" stays)."""
+    core = words
+    while len(core) > 1 and core[-1].low in GENERIC:
+        core = core[:-1]
+    return core if len(core) > 1 else words
+
+
 def _key(form: str) -> str:
-    return " ".join(x.stem for x in _words(form))
+    return " ".join(x.stem for x in _canonical(_words(form)))
 
 
 def _alias_keys(g: nx.DiGraph) -> dict[str, str]:

@@ -214,6 +214,15 @@ def test_cli_unknown_paper_is_one_line_exit_2(build_dir):
     assert "Traceback" not in proc.stderr
 
 
+def test_a_phrase_and_the_phrase_without_its_generic_tail_are_one_concept():
+    g = corpus_graph({
+        "a": ("One", [("machine translation systems", "Method")], []),
+        "b": ("Two", [("machine translation system", "Method")], ["machine translation"]),
+    })
+    (row,) = related(g, "a", k=5)
+    assert [s.name for s in row.shared if "machine translation" in s.name.lower()] == ["machine translation systems"]
+
+
 def test_an_entity_written_several_ways_is_one_shared_concept():
     g = corpus_graph({
         "a": ("Caching for Large Language Models (LLMs)", [("Large Language Models", "Method"), ("LLMs", "Method"),
