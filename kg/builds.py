@@ -61,7 +61,10 @@ def open_build(path: Path | str | None = None, exports: Path = DEFAULT_EXPORTS) 
             # where it is. Readers never rename; the next build puts it back (recover()).
             return Build(previous(path))
         if not is_build(path):
-            raise KgError(f"{path}: not a kg build directory (run `kg build CORPUS --out {path}`)")
+            if not path.exists():
+                raise KgError(f"{path}: no such build folder (make one with `kg build CORPUS --out {path}`)")
+            raise KgError(f"{path}: not a kg build folder (no {MANIFEST} and {GRAPH_JSON}); --db takes the "
+                          f"folder `kg build` wrote, such as {DEFAULT_EXPORTS}/NAME")
         return Build(path)
     # Hidden folders are builds under way or killed (.NAME.new-*) or kept during a swap
     # (.NAME.old): never a build of their own. A cut swap's .old is found through NAME.
@@ -83,6 +86,10 @@ def _readable(path: Path) -> Build | None:
     return None
 
 
+# What a build folder holds: its outputs and the exports kg writes into it by default.
+BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, INDEX_HTML, VIEWS, "neo4j-import", "neo4j.cypher"})
+
+
 def check_replaceable(path: Path) -> None:
     """Refuse to write a build over anything but a kg build or an empty folder: a build
     replaces its folder whole, and a user's own files there would be deleted with it."""
@@ -93,6 +100,14 @@ def check_replaceable(path: Path) -> None:
     if path.is_dir() and not is_build(path) and any(path.iterdir()):
         raise KgError(f"{path}: is a folder that is not a kg build; kg replaces its --out folder whole, "
                       f"so give a new or empty folder, or an earlier build's")
+    if is_build(path):
+        # The store's engine may keep files beside it ("store.wal").
+        foreign = sorted(p.name for p in path.iterdir() if p.name not in BUILD_ENTRIES and not p.name.startswith(STORE)
+                          and p.name != ".DS_Store")
+        if foreign:
+            raise KgError(f"{path}: the build folder also holds {', '.join(foreign[:3])}"
+                          f"{' and more' if len(foreign) > 3 else ''}, which the new build would delete; "
+                          f"move them out first, or give another --out")
 
 
 def previous(path: Path) -> Path:

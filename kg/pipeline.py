@@ -84,13 +84,22 @@ def build(
     corpus_path: Path | str,
     options: BuildOptions = BuildOptions(),
     extract: Callable[[Corpus, BuildOptions], tuple[list[Extraction], int]] = extract_corpus,
+    warn: Callable[[str], None] | None = None,
 ) -> BuildResult:
-    """Build the graph of a corpus and write it to ``options.out`` (atomically)."""
+    """Build the graph of a corpus and write it to ``options.out`` (atomically).
+
+    ``warn`` is called with each warning about the input as soon as it is known (before the
+    extraction); all of them are also in ``result.corpus.warnings``."""
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
     corpus = read_corpus(corpus_path)
     out = Path(options.out) if options.out else builds.DEFAULT_EXPORTS / corpus.name
     builds.check_replaceable(out)  # before the work, not after it
+    replaced = _built_from(out)
+    if replaced and replaced != str(corpus.path.resolve()):
+        corpus.warnings.append(f"{out}: replacing the build of {replaced} (give --out to keep both)")
+    for w in corpus.warnings if warn else ():
+        warn(w)
     timings["read"] = time.perf_counter() - t0
 
     t = time.perf_counter()
@@ -124,6 +133,16 @@ def build(
     return result
 
 
+def _built_from(out: Path) -> str | None:
+    """The corpus (an absolute path) an earlier build in ``out`` was made from, if known."""
+    try:
+        corpus = json.loads((out / builds.MANIFEST).read_text(encoding="utf-8")).get("corpus")
+    except (OSError, ValueError, AttributeError):
+        return None
+    # Manifests before 2026-12-03 kept the path as typed, relative to a folder now unknown.
+    return corpus if isinstance(corpus, str) and Path(corpus).is_absolute() else None
+
+
 def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None) -> None:
     out = result.path
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -149,7 +168,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
         manifest = {
             "kg_version": __version__,
             "name": result.corpus.name,
-            "corpus": str(result.corpus.path),
+            "corpus": str(result.corpus.path.resolve()),
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "papers": len(result.corpus.papers),
             "skipped": result.corpus.skipped,

@@ -214,6 +214,51 @@ def test_a_cache_that_cannot_be_written_is_reported_before_extracting(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_rebuild_keeps_the_users_files_and_names_the_corpus_it_replaces(tmp_path):
+    from kg.pipeline import BuildOptions, build
+
+    def no_extraction(corpus, options):
+        return [Extraction(p.id, (), ()) for p in corpus.papers], 0
+
+    a, b = tmp_path / "a" / "abstracts.txt", tmp_path / "b" / "abstracts.txt"
+    for path, text in ((a, "First abstract about graphs."), (b, "Second abstract about parsing.")):
+        path.parent.mkdir()
+        path.write_text(text)
+    out = tmp_path / "exports" / "abstracts"
+    build(a, BuildOptions(out=out, views=False), extract=no_extraction)
+    said: list[str] = []
+    build(b, BuildOptions(out=out, views=False), extract=no_extraction, warn=said.append)
+    assert said == [f"{out}: replacing the build of {a.resolve()} (give --out to keep both)"]
+    (out / "my_notes.md").write_text("mine")
+    proc = kg("build", str(b), "--out", str(out), "--no-cache")
+    assert proc.returncode == 2 and "also holds my_notes.md" in proc.stderr, proc.stderr
+    assert (out / "my_notes.md").read_text() == "mine"
+
+
+@pytest.mark.parametrize("db,message", [("missing", "no such build folder"), ("empty", "not a kg build folder")])
+def test_a_db_that_is_not_a_build_says_what_it_is(tmp_path, db, message):
+    (tmp_path / "empty").mkdir()
+    proc = kg("query", "top_methods", "--db", str(tmp_path / db))
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_next_commands_can_be_pasted_into_a_shell(tmp_path):
+    import shlex
+
+    from kg.cli.build import summary
+    from kg.pipeline import BuildOptions, build
+
+    corpus = tmp_path / "my papers.jsonl"
+    corpus.write_text(json.dumps({"title": 'Title, with "quotes" & <b>', "abstract": "An abstract."}) + "\n")
+    out = tmp_path / "my build"
+    result = build(corpus, BuildOptions(out=out, views=False),
+                   extract=lambda c, o: ([Extraction(p.id, (), ()) for p in c.papers], 0))
+    lines = summary(result).split("Next:\n")[1].splitlines()
+    related = shlex.split(lines[1])
+    assert related[:2] == ["kg", "related"] and related[2] == 'Title, with "quotes" & <b>'
+    assert related[3:] == ["--db", str(out)]
+
+
 def test_kg_without_arguments_prints_the_tour():
     proc = kg()
     assert proc.returncode == 0 and "kg build" in proc.stdout and "kg query" in proc.stdout

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -42,9 +43,7 @@ def build_command(
     cache_dir = None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR") or DEFAULT_CACHE_DIR))
     options = BuildOptions(out=out, use_keybert=keybert, related_k=related_k, views=views, workers=workers,
                            cache_dir=cache_dir, progress=not quiet)
-    result = build(corpus, options)
-    for w in result.corpus.warnings:
-        typer.echo(f"kg: warning: {w}", err=True)
+    result = build(corpus, options, warn=lambda w: typer.echo(f"kg: warning: {w}", err=True))
     typer.echo(summary(result))
 
 
@@ -64,9 +63,9 @@ def summary(result: BuildResult) -> str:
         f"  resolution    {result.resolution.summary}",
         f"  extracted     {_papers(result.extracted)} ({len(c.papers) - result.extracted} from cache)",
         "Next:",
-        f"  kg query queries/top_methods.cypher --db {result.path}",
-        f"  kg related \"{c.papers[0].title}\" --db {result.path}",
+        f"  kg query top_methods --db {shlex.quote(str(result.path))}",
+        f"  kg related {shlex.quote(c.papers[0].title)} --db {shlex.quote(str(result.path))}",
     ]
     if (result.path / "index.html").exists():
-        lines.append(f"  open {result.path / 'index.html'}   (interactive graph, works offline)")
+        lines.append(f"  open {shlex.quote(str(result.path / 'index.html'))}   (interactive graph, works offline)")
     return "\n".join(lines)

@@ -1,6 +1,7 @@
 """kg export neo4j | neo4j-import | cypher: the three routes into Neo4j."""
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -131,4 +132,4 @@ def cypher_command(
     typer.echo(f"wrote {path} ({statements} statements)")
     typer.echo(_counts("nodes", eg.node_counts()))
     typer.echo(_counts("relationships", eg.relationship_counts()))
-    typer.echo(f"run with: cypher-shell -a bolt://localhost:7687 -u neo4j -p PASSWORD -f {path}")
+    typer.echo(f"run with: cypher-shell -a bolt://localhost:7687 -u neo4j -p PASSWORD -f {shlex.quote(str(path))}")
