@@ -30,7 +30,7 @@ from pathlib import Path
 from kg.errors import KgError
 from kg.jsonlines import json_lines, lines as file_lines
 from kg.latex import clean_latex
-from kg.records import Paper
+from kg.records import ENTITY_TYPES, Paper
 from kg.scierc import parse_scierc
 from kg.titles import derive_title
 
@@ -239,6 +239,10 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
     if not _looks_english(text):
         warn(f"{where}: abstract does not look like English; extraction may find little")
     given_id = _text_field(rec.get("id"))
+    if given_id and given_id.partition(":")[0] in ENTITY_TYPES:
+        # Papers and entities share one graph; entity ids are "Type:name".
+        warn(f"{where}: id {given_id!r} has the form of a kg entity id (Type:name); skipped")
+        return None
     title = _one_line(_text_field(rec.get("title"))) or derive_title(text)
     year = _year(rec.get("year"))
     if year is None and rec.get("year") not in (None, ""):

@@ -160,6 +160,13 @@ def test_bad_records_are_skipped_with_warnings_and_counts_add_up(tmp_path):
     assert len(corpus.warnings) == 3 and all(w.startswith(str(tmp_path / "m.jsonl")) for w in corpus.warnings)
 
 
+def test_an_id_shaped_like_an_entity_id_is_skipped_with_a_warning(tmp_path):
+    rows = [{"id": "Method:large language model", "abstract": A1}, {"id": "2", "abstract": A2}]
+    corpus = read_corpus(write(tmp_path, "c.jsonl", "\n".join(json.dumps(r) for r in rows)))
+    assert [p.id for p in corpus.papers] == ["2"] and corpus.skipped == 1
+    assert "form of a kg entity id" in corpus.warnings[0]
+
+
 def test_huge_abstract_is_truncated_with_a_warning(tmp_path):
     huge = " ".join(["word"] * 100_000) + " end."
     corpus = read_corpus(write(tmp_path, "h.jsonl", json.dumps({"abstract": huge})))
