@@ -197,6 +197,13 @@ def test_connection_refused_is_one_line_with_uri_and_exit_2(build):
     assert "Connection refused" in line and "0 of " in line and "Traceback" not in r.stderr
 
 
+def test_a_routing_failure_is_reported_once_in_kgs_words(build):
+    r = kg("export", "neo4j", str(build), "--uri", "neo4j://127.0.0.1:9", "--batch-bytes", BATCH_BYTES)
+    assert r.returncode == 2
+    assert r.stderr.count("Unable to retrieve routing information") == 1, r.stderr  # not the driver's log too
+    assert r.stderr.strip().splitlines()[-1].startswith("kg: error: neo4j://127.0.0.1:9: cannot reach the server")
+
+
 def test_a_uri_that_is_not_bolt_is_one_line(build):
     r = kg("export", "neo4j", str(build), "--uri", "http://localhost:7474")
     assert r.returncode == 2 and "Traceback" not in r.stderr

@@ -8,6 +8,7 @@ where a server's auto-commit path may not.
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,6 +22,11 @@ from kg.export.bolt_plan import (
     escape_strings, plain_index, unique_constraint,
 )
 
+
+# The driver logs its failures (routing, retries) before raising them; kg reports each failure
+# once, in its own words, so the driver's records go nowhere unless an application configures
+# the "neo4j" logger itself (a handler stops Python printing them as a last resort).
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
 
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
