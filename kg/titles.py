@@ -14,6 +14,8 @@ _MAX_WORDS = 12
 def derive_title(text: str) -> str:
     """The named contribution ("LOL", "ThinK") if the abstract names one, else its first clause."""
     for intro in _INTRO.finditer(text):
+        if re.match(r"\s+\w+ing\b", text[intro.end():]):
+            continue  # "we propose utilizing Federated Learning (FL)": a means, not the contribution
         name = _NAME.match(text, intro.end())
         if name and _is_name(name.group(1)):
             return name.group(1).rstrip(".")

@@ -122,6 +122,8 @@ def test_titles_name_the_contribution():
     assert derive_title("In this paper we propose ThinK, a pruning method. It is good.") == "ThinK"
     assert derive_title("We introduce Graph Kernel Networks (GKN) for molecules.") == "GKN"
     assert derive_title("Deep nets are large, and slow. We study them.") == "Deep nets are large"
+    # A method the paper only uses is not its contribution.
+    assert derive_title("Feedback is scarce. We propose utilizing Federated Learning (FL) for it.") == "Feedback is scarce"
 
 
 @pytest.mark.parametrize(
