@@ -144,6 +144,8 @@ def _built_from(out: Path) -> str | None:
 
 
 def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None) -> None:
+    from kg.related import ranking_version
+
     out = result.path
     out.parent.mkdir(parents=True, exist_ok=True)
     _remove_dead_builds(out)
@@ -177,6 +179,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             "relationships": result.relationship_counts,
             "resolution": result.resolution.summary,
             "related_k": options.related_k,
+            "related_version": ranking_version(),
             "warnings": result.corpus.warnings,
             # Seconds per stage so far (the manifest itself is the last thing written).
             "timings": {k: round(v, 2) for k, v in result.timings.items()},

@@ -46,6 +46,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 import networkx as nx
 import snowballstemmer
@@ -473,3 +474,10 @@ def find_paper_in(titles: dict[str, str], query: str) -> str:
         more = f" and {len(hits) - 5} more" if len(hits) > 5 else ""
         raise KgError(f"{query!r} matches {len(hits)} papers: {shown}{more}; give the id or more title words")
     return hits[0]
+
+
+def ranking_version() -> str:
+    """Digest of this module: a build's stored RELATED_TO links are its ranking only if it matches."""
+    import hashlib
+
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]

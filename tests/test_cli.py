@@ -259,6 +259,23 @@ def test_the_next_commands_can_be_pasted_into_a_shell(tmp_path):
     assert related[3:] == ["--db", str(out)]
 
 
+def test_related_reads_stored_links_only_from_its_own_ranking_version(seed_build, tmp_path):
+    import shutil
+
+    from kg.builds import Build
+    from kg.cli.related import _stored
+
+    copy = tmp_path / "build"
+    shutil.copytree(seed_build, copy)
+    assert _stored(Build(copy), "ThinK", 5) is not None  # this kg's links: read from the store
+    manifest = json.loads((copy / "build.json").read_text())
+    manifest["related_version"] = "an older ranking"
+    (copy / "build.json").write_text(json.dumps(manifest))
+    assert _stored(Build(copy), "ThinK", 5) is None  # ranked afresh, as -k above the stored links is
+    rows = json.loads(kg("related", "ThinK", "-k", "3", "-f", "json", "--db", str(copy), check=True).stdout)
+    assert len(rows) == 3
+
+
 def test_kg_without_arguments_prints_the_tour():
     proc = kg()
     assert proc.returncode == 0 and "kg build" in proc.stdout and "kg query" in proc.stdout

@@ -10,7 +10,7 @@ from kg.cli.app import app
 from kg.cli.common import DbOption, Format, build_from, render
 from kg.errors import KgError
 from kg.builds import Build
-from kg.related import RelatedPaper, SharedConcept, find_paper_in
+from kg.related import RelatedPaper, SharedConcept, find_paper_in, ranking_version
 
 
 def _shared_cell(row) -> str:
@@ -99,7 +99,9 @@ def _stored(b: Build, paper: str, k: int) -> tuple[str, str, list[RelatedPaper]]
     """
     from kg.store import Store
 
-    if k > int(b.manifest.get("related_k", 0)):
+    manifest = b.manifest
+    # Links stored by another version of the ranking would disagree with a fresh one (-k above them).
+    if k > int(manifest.get("related_k", 0)) or manifest.get("related_version") != ranking_version():
         return None
     with Store(b.store_path) as store:
         hit = store.query("MATCH (p:Paper {id: $id}) RETURN p.id, p.title", {"id": paper.strip()}).rows
