@@ -177,6 +177,18 @@ def test_cli_view_prints_the_page_it_wrote(tmp_path):
     assert isinstance(res.exception, KgError)
 
 
+def test_one_page_of_a_build_without_views_gets_an_overview_linking_only_to_pages_written(tmp_path):
+    g = view_corpus()
+    (tmp_path / "build.json").write_text("{}", encoding="utf-8")
+    write_json(g, tmp_path / "graph.json")
+    res = CliRunner().invoke(app, ["view", str(tmp_path), "--paper", "mt2"])
+    assert res.exit_code == 0, res.output
+    data = page_data(tmp_path / "index.html")  # the page's "overview" link opens something
+    hrefs = [n["info"]["href"] for n in data["nodes"] if n["info"].get("href")]
+    assert hrefs == ["views/" + paper_page("mt2")]
+    assert (tmp_path / hrefs[0]).is_file()
+
+
 def test_pages_name_the_corpus(tmp_path):
     g = view_corpus()
     write_views(g, tmp_path / "a", corpus="ICLR 2025")

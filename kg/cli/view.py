@@ -40,7 +40,9 @@ def view_command(
             raise KgError(f"{option} needs a value (an id, a name or title words)")
     # Imported here: pyvis pulls in IPython, which every other kg command would pay for.
     from kg.related import find_paper
-    from kg.view import NODE_BUDGET, find_concept, write_concept_view, write_paper_view, write_views
+    from kg.builds import INDEX_HTML
+    from kg.view import (NODE_BUDGET, find_concept, pages_on_disk, write_concept_view, write_overview,
+                         write_paper_view, write_views)
 
     b = build_from(build_dir or db)
     g = b.graph()
@@ -50,4 +52,8 @@ def view_command(
         path = write_concept_view(g, b.path, find_concept(g, concept))
     else:
         path = write_views(g, b.path, budget=budget or NODE_BUDGET)
+    if not (b.path / INDEX_HTML).exists():
+        # A --no-views build: the page's "overview" link needs something to open, which links
+        # only to the pages written so far.
+        write_overview(g, b.path, budget=budget or NODE_BUDGET, has_page=pages_on_disk(g, b.path))
     typer.echo(str(path.resolve()))

@@ -27,7 +27,7 @@ from kg.view.pages import NODE_BUDGET, concept_view, overview, overview_nodes, p
 from kg.view.render import Page, copy_assets, render
 
 __all__ = [
-    "write_views", "write_overview", "write_paper_view", "write_concept_view", "find_concept",
+    "write_views", "write_overview", "pages_on_disk", "write_paper_view", "write_concept_view", "find_concept",
     "page_name", "paper_page", "concept_page", "NODE_BUDGET",
 ]
 RELATED_K = 10  # related papers listed per paper on the pages
@@ -68,6 +68,12 @@ def _page_of(g: nx.DiGraph, node_id: str) -> str:
 def _existing_pages(g: nx.DiGraph, views: Path, also: str) -> Callable[[str], bool]:
     """Link only to pages on disk (a large build has pages only for its drawn nodes)."""
     return lambda n: n == also or (views / _page_of(g, n)).exists()
+
+
+def pages_on_disk(g: nx.DiGraph, build_dir: Path) -> Callable[[str], bool]:
+    """Whether a node's page has been written (a build without views, pages written one by one)."""
+    views = Path(build_dir) / VIEWS
+    return lambda n: (views / _page_of(g, n)).exists()
 
 
 def write_overview(g: nx.DiGraph, build_dir: Path, related: dict[str, list[RelatedPaper]] | None = None,
