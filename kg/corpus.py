@@ -123,8 +123,12 @@ def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
     if suffix in (".csv", ".tsv"):
         return _csv_records(path, text, "\t" if suffix == ".tsv" else ",")
     # "[1] A numbered list" or "[ICLR 2025] abstracts" in a text file is text, not broken JSON.
-    if stripped.startswith("[") and (json_file or _parses(stripped)):
-        return _json_array_records(path, text)
+    if stripped.startswith("["):
+        try:
+            return _json_array_records(path, json.loads(text))
+        except json.JSONDecodeError as exc:
+            if json_file:
+                raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})") from None
     if stripped.startswith("{") and (json_file or _parses(stripped.split("\n", 1)[0])):
         return json_lines(path, text)
     if json_file:  # "null", a bare string: JSON, but not records
@@ -182,16 +186,11 @@ def _text_records(text: str) -> Iterator[tuple[int, dict]]:
             yield start, {"abstract": " ".join(lines)}
 
 
-def _json_array_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})") from None
+def _json_array_records(path: Path, data: object) -> Iterator[tuple[int, dict]]:
     if not isinstance(data, list):
         raise KgError(f"{path}: expected a JSON array of objects")
     # The array's items have no line numbers of their own; report the item index (1-based).
-    for i, obj in enumerate(data, 1):
-        yield i, obj
+    return enumerate(data, 1)
 
 
 def _csv_records(path: Path, text: str, delimiter: str = ",") -> Iterator[tuple[int, dict]]:
