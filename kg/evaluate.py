@@ -8,7 +8,7 @@ Per abstract, gold and predictions are *sets* of (normalized text, type).
   collapsed, surrounding punctuation stripped;
 * ``exact``: a prediction is correct when its (text, type) is in gold;
 * ``partial``: same type and one text equals the other or contains it as a
-  whole-word sequence; each gold entity matches at most one prediction and
+  whole-word sequence (words as ``grep -w`` reads them: "bert" is in "bert-based"); each gold entity matches at most one prediction and
   each prediction at most one gold entity, assigned greedily: exact pairs
   first, then the pairs with the longest shared text.
 
@@ -49,23 +49,21 @@ def _strip_punct(s: str) -> str:
 
 
 def normalize_text(text: str) -> str:
-    """The comparison form of an entity text under the bench protocol."""
+    """The comparison form of an entity text under the bench protocol, its steps in its order."""
     s = _PTB_RE.sub(lambda m: _PTB[m.group(0).upper()], text)
-    s = unicodedata.normalize("NFKC", s).lower()
-    s = re.sub(r"\s+", " ", s).strip()
+    s = unicodedata.normalize("NFKC", s.lower()).strip()
+    s = _DET_RE.sub("", s, count=1)  # once, at the start: "(the model)" keeps its "the"
     s = re.sub(r"\s+([,.;:)\]}])", r"\1", s)
     s = re.sub(r"([(\[{])\s+", r"\1", s)
-    s = re.sub(r"\s*-\s*", "-", s)
-    prev = None
-    while s != prev:  # "the (X)" -> "x"; "our model." -> "model"
-        prev = s
-        s = _strip_punct(s)
-        s = _DET_RE.sub("", s, count=1)
-    return s
+    s = re.sub(r"(?<=\S)\s+-\s+(?=\S)", "-", s)  # "X - Y"; not "pre- and post-training"
+    s = re.sub(r"\s+", " ", s).strip()
+    return _strip_punct(s)
 
 
 def _contains_words(longer: str, shorter: str) -> bool:
-    return f" {shorter} " in f" {longer} "
+    """``shorter`` occurs in ``longer`` starting and ending at word boundaries, as ``grep -w`` reads
+    words (letters, digits, underscore): "cnn" is in "network (cnn)", "bert" in "bert-based model"."""
+    return re.search(r"(?<!\w)" + re.escape(shorter) + r"(?!\w)", longer) is not None
 
 
 @dataclass

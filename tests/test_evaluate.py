@@ -19,6 +19,9 @@ from kg.evaluate import normalize_text, score, score_document
     ("a, b ; c", "a, b; c"),
     ("  (BLEU).  ", "bleu"),
     ("these", "these"),  # nothing after the determiner: kept
+    ("(the model)", "the model"),  # the determiner is removed before the brackets are stripped, not after
+    ("pre- and post-training", "pre- and post-training"),  # only "X - Y" closes up
+    ("state - of - the - art", "state-of-the-art"),
 ])
 def test_normalization(raw, norm):
     assert normalize_text(raw) == norm
@@ -51,6 +54,12 @@ def test_partial_whole_word_containment_and_one_to_one():
     assert c["Metric"].correct == 1
     c = score_document(gold, pred, "exact")
     assert c["Task"].correct == 0 and c["Metric"].correct == 0
+
+
+def test_partial_words_end_at_punctuation_too():
+    gold = [("convolutional neural network (CNN)", "Method"), ("BERT", "Method")]
+    pred = [("CNN", "Method"), ("BERT-based model", "Method"), ("BER", "Method")]
+    assert score_document(gold, pred, "partial")["Method"].correct == 2  # not "BER" inside "bert"
 
 
 def test_partial_each_gold_matched_once():
