@@ -130,6 +130,8 @@ def parse_generic(obj: dict, source: str = "") -> ScierDoc:
         start = e.get("start")
         if start is None:
             start = text.find(etext)
+            if start < 0:  # the format's entities are substrings of the text: this one is a typo
+                raise KgError(f"{source}: gold entity {etext!r} is not in the record's text")
         end = e.get("end", start + len(etext) if start >= 0 else -1)
         ents.append(GoldEntity(etext, TYPE_MAP.get(etype, etype), start, end))
     return ScierDoc(doc_key=str(obj.get("id", source)), text=text, entities=tuple(ents), source=source)

@@ -116,6 +116,9 @@ def test_kg_eval_json_output(tmp_path):
     ("nope.jsonl", lambda p: None, "no such file"),
     ("adir", lambda p: p.mkdir(), "is a directory"),
     ("empty.jsonl", lambda p: p.write_text(""), "no gold documents"),
+    ("typo.jsonl", lambda p: p.write_text('{"id": "a", "text": "We fine-tune BERT.", '
+                                          '"entities": [{"text": "RoBERTa", "type": "Method"}]}\n'),
+     "gold entity 'RoBERTa' is not in the record's text"),
 ])
 def test_kg_eval_bad_gold_file_is_one_line(tmp_path, name, make, message):
     import subprocess
