@@ -12,6 +12,7 @@ Layout of ``exports/<corpus name>/``::
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -101,13 +102,37 @@ def check_replaceable(path: Path) -> None:
         raise KgError(f"{path}: is a folder that is not a kg build; kg replaces its --out folder whole, "
                       f"so give a new or empty folder, or an earlier build's")
     if is_build(path):
-        # The store's engine may keep files beside it ("store.wal").
-        foreign = sorted(p.name for p in path.iterdir() if p.name not in BUILD_ENTRIES and not p.name.startswith(STORE)
-                          and p.name != ".DS_Store")
+        foreign = _foreign_files(path)
         if foreign:
             raise KgError(f"{path}: the build folder also holds {', '.join(foreign[:3])}"
                           f"{' and more' if len(foreign) > 3 else ''}, which the new build would delete; "
                           f"move them out first, or give another --out")
+
+
+# The names kg.view writes under views/ (kg.view.names.page_name, kg.view.render.ASSETS), kept here
+# as patterns so that checking a folder does not import pyvis.
+_PAGE = re.compile(r"(?:paper|concept)-[a-z0-9-]*-[0-9a-f]{8}\.html(?:\.tmp)?")
+_ASSET = re.compile(r"[\w.-]+\.(?:js|css)")
+
+
+def _foreign_files(build: Path) -> list[str]:
+    """Paths in a build folder that kg did not write, relative to it."""
+    from kg.export.neo4j_import import is_import_folder
+
+    # The store's engine may leave files beside it; macOS leaves .DS_Store anywhere.
+    known = BUILD_ENTRIES | {f"{STORE}.{x}" for x in ("wal", "lock", "shadow", "tmp")} | {".DS_Store"}
+    out = [p.name for p in build.iterdir() if p.name not in known]
+    views = build / VIEWS
+    if views.is_dir():
+        for p in views.iterdir():
+            if p.name == "lib" and p.is_dir():
+                out += [f"{VIEWS}/lib/{q.name}" for q in p.iterdir() if not _ASSET.fullmatch(q.name)]
+            elif not (_PAGE.fullmatch(p.name) and p.is_file()) and p.name != ".DS_Store":
+                out.append(f"{VIEWS}/{p.name}")
+    imports = build / "neo4j-import"
+    if imports.is_dir() and any(imports.iterdir()) and not is_import_folder(imports):
+        out.append("neo4j-import/ (files kg did not write)")
+    return sorted(out)
 
 
 def previous(path: Path) -> Path:

@@ -230,9 +230,20 @@ def test_a_rebuild_keeps_the_users_files_and_names_the_corpus_it_replaces(tmp_pa
     build(b, BuildOptions(out=out, views=False), extract=no_extraction, warn=said.append)
     assert said == [f"{out}: replacing the build of {a.resolve()} (give --out to keep both)"]
     (out / "my_notes.md").write_text("mine")
+    (out / "views").mkdir()
+    (out / "views" / "figure.png").write_text("mine too")
     proc = kg("build", str(b), "--out", str(out), "--no-cache")
-    assert proc.returncode == 2 and "also holds my_notes.md" in proc.stderr, proc.stderr
-    assert (out / "my_notes.md").read_text() == "mine"
+    assert proc.returncode == 2 and "also holds my_notes.md, views/figure.png" in proc.stderr, proc.stderr
+    assert (out / "my_notes.md").read_text() == "mine" and (out / "views" / "figure.png").is_file()
+
+
+def test_every_name_kg_writes_in_a_build_is_known_as_its_own():
+    from kg.builds import _ASSET, _PAGE
+    from kg.view import concept_page, paper_page
+    from kg.view.render import ASSETS
+
+    assert all(_ASSET.fullmatch(name) for name in ASSETS)
+    assert _PAGE.fullmatch(paper_page("2410.01234")) and _PAGE.fullmatch(concept_page("Method:Ünïcode / LLMs"))
 
 
 @pytest.mark.parametrize("db,message", [("missing", "no such build folder"), ("empty", "not a kg build folder")])
