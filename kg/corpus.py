@@ -36,6 +36,7 @@ from kg.titles import derive_title
 
 MAX_WORDS = 20_000  # longer abstracts are truncated (with a warning): nothing real is this long
 _HEADER_MAX_WORDS = 20
+_LIST_MARKER = re.compile(r"^(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")  # "[1] ", "(2) ", "3. " before an abstract
 _LINE_ABSTRACT_WORDS = 40  # every line at least this long: one abstract per line, not a wrapped paragraph
 _FIELDS = ("id", "title", "authors", "year", "venue", "url", "keywords")
 _ENGLISH_HINTS = frozenset(
@@ -181,9 +182,9 @@ def _text_records(text: str) -> Iterator[tuple[int, dict]]:
         if len(lines) > 1 and all(len(line.split()) >= _LINE_ABSTRACT_WORDS for line in lines):
             # One abstract per line, no blank lines between: a wrapped paragraph has short lines.
             for i, line in enumerate(lines):
-                yield start + i, {"abstract": line}
+                yield start + i, {"abstract": _LIST_MARKER.sub("", line, count=1)}
         else:
-            yield start, {"abstract": " ".join(lines)}
+            yield start, {"abstract": _LIST_MARKER.sub("", " ".join(lines), count=1)}
 
 
 def _json_array_records(path: Path, data: object) -> Iterator[tuple[int, dict]]:

@@ -9,6 +9,9 @@ _INTRO = re.compile(r"\b(?:we|this paper|this work)\s+(?:propose|introduce|prese
 _NAME = re.compile(r"\s+(?:the\s+)?([A-Za-z][\w\-+.]*?(?:[A-Z0-9][\w\-+.]*?)?)(?=\s*[,:(]|\s+(?:which|that)\b)")
 _ACRONYM = re.compile(r"\(([A-Z][A-Za-z0-9\-]*[A-Z0-9][A-Za-z0-9\-]*)s?\)")
 _MAX_WORDS = 12
+# A short scene-setting phrase before the first comma ("In this paper", "Recently", "In recent years").
+_OPENER = re.compile(r"(?:in|recently|here|currently|nowadays|today|traditionally|over|to date|so far)\b(?:\s+\S+){0,3}$",
+                     re.IGNORECASE)
 
 
 def derive_title(text: str) -> str:
@@ -34,7 +37,10 @@ def _is_name(word: str) -> bool:
 
 def first_clause(text: str) -> str:
     sentence = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
-    clause = re.split(r"[,;:]\s", sentence, maxsplit=1)[0].rstrip(".")
+    clauses = re.split(r"[,;:]\s", sentence)
+    if len(clauses) > 1 and _OPENER.match(clauses[0]) and len(clauses[1].split()) >= 3:
+        clauses = clauses[1:]  # "In this paper, we ...": the opener names nothing
+    clause = clauses[0].rstrip(".")
     words = clause.split()
     return " ".join(words[:_MAX_WORDS]) + ("…" if len(words) > _MAX_WORDS else "")
 

@@ -270,6 +270,18 @@ def test_the_next_commands_can_be_pasted_into_a_shell(tmp_path):
     assert related[3:] == ["--db", str(out)]
 
 
+def test_the_next_command_names_a_paper_by_id_when_its_title_is_not_unique(tmp_path):
+    from kg.cli.build import summary
+    from kg.pipeline import BuildOptions, build
+
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps({"id": i, "title": "Same title", "abstract": f"Abstract {i}."}) + "\n"
+                              for i in ("a1", "a2")))
+    result = build(corpus, BuildOptions(out=tmp_path / "b", views=False),
+                   extract=lambda c, o: ([Extraction(p.id, (), ()) for p in c.papers], 0))
+    assert "  kg related a1 --db " in summary(result)
+
+
 def test_related_reads_stored_links_only_from_its_own_ranking_version(seed_build, tmp_path):
     import shutil
 

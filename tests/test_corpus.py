@@ -52,7 +52,7 @@ LONG2 = " ".join([A2] * 4)
 ])
 def test_other_shapes_of_a_list_are_read_by_content(tmp_path, name, content):
     corpus = read_corpus(write(tmp_path, name, content))
-    assert [re.sub(r"^[\[{]\d[\]}] ", "", p.abstract) for p in corpus.papers] == [A1, A2]
+    assert [re.sub(r"^\{\d\} ", "", p.abstract) for p in corpus.papers] == [A1, A2]  # "[1] " is a list marker
 
 
 def test_one_abstract_per_line_without_blank_lines(tmp_path):
@@ -122,6 +122,10 @@ def test_titles_name_the_contribution():
     assert derive_title("In this paper we propose ThinK, a pruning method. It is good.") == "ThinK"
     assert derive_title("We introduce Graph Kernel Networks (GKN) for molecules.") == "GKN"
     assert derive_title("Deep nets are large, and slow. We study them.") == "Deep nets are large"
+    # A scene-setting opener names nothing: the clause after it does.
+    assert derive_title("In this paper, we present a corpus of dialogues. It is big.") == "we present a corpus of dialogues"
+    assert derive_title("In recent years, deep nets have grown. We study them.") == "deep nets have grown"
+    assert derive_title("In the absence of labels we learn. More text.") == "In the absence of labels we learn"
     # A method the paper only uses is not its contribution.
     assert derive_title("Feedback is scarce. We propose utilizing Federated Learning (FL) for it.") == "Feedback is scarce"
 

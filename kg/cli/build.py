@@ -51,6 +51,11 @@ def _papers(n: int) -> str:
     return f"{n} paper" if n == 1 else f"{n} papers"
 
 
+def _name_of(paper, papers) -> str:
+    """The paper's title if no other paper has it, else its id: what `kg related` finds it by."""
+    return paper.id if sum(p.title == paper.title for p in papers) > 1 else paper.title
+
+
 def summary(result: BuildResult) -> str:
     ents = result.entity_counts
     rels = result.relationship_counts
@@ -64,7 +69,7 @@ def summary(result: BuildResult) -> str:
         f"  extracted     {_papers(result.extracted)} ({len(c.papers) - result.extracted} from cache)",
         "Next:",
         f"  kg query top_methods --db {shlex.quote(str(result.path))}",
-        f"  kg related {shlex.quote(c.papers[0].title)} --db {shlex.quote(str(result.path))}",
+        f"  kg related {shlex.quote(_name_of(c.papers[0], c.papers))} --db {shlex.quote(str(result.path))}",
     ]
     if (result.path / "index.html").exists():
         lines.append(f"  open {shlex.quote(str(result.path / 'index.html'))}   (interactive graph, works offline)")
