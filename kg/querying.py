@@ -85,6 +85,8 @@ def text_params(items: list[str]) -> dict[str, str]:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise KgError(f"--param {item!r}: expected NAME=VALUE")
+        if name.strip() in params:
+            raise KgError(f"--param {name.strip()} given twice; a query parameter has one value (a list: NAME='[1, 2]')")
         params[name.strip()] = value
     return params
 

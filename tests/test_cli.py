@@ -112,6 +112,7 @@ def test_query_needs_its_documented_parameter(seed_build):
     ("MATCH (n) RETURN count(n); MATCH (p:Paper) RETURN p.id", [], "holds 2 statements"),
     ("MATCH (p:Paper {id: $y}) RETURN p.id", [], "needs --param y=VALUE"),
     ("queries/paper_entities.cypher", ["papr=x"], "--param papr is not one it uses"),
+    ("MATCH (p:Paper {id: $id}) RETURN p.id", ["id=a", "id=b"], "--param id given twice"),
 ])
 def test_query_statements_and_parameters_are_checked(seed_build, cypher, params, message):
     args = ["query", cypher, "--db", str(seed_build)] + [a for p in params for a in ("-p", p)]
