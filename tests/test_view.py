@@ -159,6 +159,8 @@ def test_find_concept_by_name_alias_or_id():
     assert find_concept(g, "PMD") == "Method:policy mirror descent"
     with pytest.raises(KgError, match="no concept named"):
         find_concept(g, "quantum gravity")
+    with pytest.raises(KgError, match="entities containing it: 'Neural machine translation', 'Statistical machine"):
+        find_concept(g, "machine translation")  # a word of longer names: they are named
 
 
 def test_cli_view_prints_the_page_it_wrote(tmp_path):

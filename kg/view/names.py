@@ -48,7 +48,14 @@ def find_concept(g: nx.DiGraph, name: str) -> str:
             if normalize(g.nodes[e].get("name") or "") == key
             or any(normalize(a) == key for a in g.nodes[e].get("aliases") or ())]
     if not hits:
-        raise KgError(f"no concept named {name!r} in the graph (`kg query 'MATCH (m:Method) RETURN m.name'` lists methods)")
+        # A word of a longer name, or a concept kg related shares that is no entity (a key phrase):
+        # name the entities that contain it, which do have pages.
+        word = re.compile(r"(?<!\w)" + re.escape(key) + r"(?!\w)")
+        near = sorted((g.nodes[e].get("name") or e for e in ents if word.search(normalize(g.nodes[e].get("name") or ""))),
+                      key=lambda n: (len(n), n))
+        hint = (f"entities containing it: {', '.join(repr(n) for n in near[:5])}" if near else
+                "`kg query 'MATCH (e) WHERE e.type IS NOT NULL RETURN e.type, e.name'` lists every entity")
+        raise KgError(f"no concept named {name!r} in the graph ({hint})")
     if len(hits) > 1:
         raise KgError(f"{name!r} names {len(hits)} concepts: {', '.join(sorted(hits))}; give one of these ids")
     return hits[0]
