@@ -12,8 +12,13 @@ _STYLE = re.compile(
     r"\\(?:textbf|textit|textrm|texttt|textsc|textsf|emph|underline|text|mathrm|mathbf|mathit|"
     r"mathcal|mathbb|mathsf|operatorname|boldsymbol|bm)\s*\{([^{}]*)\}"
 )
-_DROP = re.compile(r"\\(?:citep?|citet|citeauthor|cite|ref|eqref|label|footnote|url|href)\*?\s*(?:\[[^\]]*\])?\{[^{}]*\}")
+# A dropped citation takes the space before it, so "method \\cite{x}." reads "method.".
+_DROP = re.compile(r"\s*\\(?:citep?|citet|citeauthor|cite|ref|eqref|label|footnote|url|href)\*?\s*(?:\[[^\]]*\])?\{[^{}]*\}")
 _ESCAPED = {r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", r"\{": "{", r"\}": "}"}
+# Inline tags sit inside words ("H<sub>2</sub>O", "<b>FastNet</b>,"): removed outright.
+# Any other tag separates what is around it ("A<br>B", "</p><p>").
+_INLINE_TAG = re.compile(r"</?(?:a|abbr|b|code|em|font|i|mark|s|small|span|strong|sub|sup|tt|u)(?:\s[^<>]*)?>",
+                         re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 # Symbols written as commands: "$9\times$" reads "9×", not "9times" (other commands keep their name).
 _SYMBOLS = {"times": "×", "pm": "±", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "approx": "≈",
@@ -39,6 +44,7 @@ def clean_latex(text: str) -> str:
     text = re.sub(r"\\(?=\W)", "", text)
     text = re.sub(r"(?<!\w)\{([^{}]*)\}", r"\1", text)
     text = re.sub(r"\{([^{}]*)\}", r"\1", text)
+    text = _INLINE_TAG.sub("", text)
     text = _TAG.sub(" ", text)
     text = html.unescape(text)
     return re.sub(r"\s+", " ", text).strip()

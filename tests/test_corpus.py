@@ -110,12 +110,20 @@ def test_latex_is_cleaned_and_raw_text_kept(tmp_path):
     corpus = read_corpus(write(tmp_path, "l.txt", raw + " " + A2))
     (p,) = corpus.papers
     assert p.abstract.startswith(raw)
-    assert p.text.startswith("The inexact stochastic point method (k steps), as in , i.e. fast.")
+    assert p.text.startswith("The inexact stochastic point method (k steps), as in, i.e. fast.")
 
 
 def test_clean_latex_handles_html_and_escapes():
     assert clean_latex("A <i>deep</i> net with 5\\% error &amp; more") == "A deep net with 5% error & more"
     assert clean_latex("a $9\\times$ speed-up, $\\leq 3$ steps, $\\alpha$") == "a 9× speed-up, ≤ 3 steps, alpha"
+
+
+def test_markup_leaves_no_stray_spaces_inside_words_or_before_punctuation():
+    assert clean_latex("We propose <b>FastNet</b>, a net.") == "We propose FastNet, a net."
+    assert clean_latex("H<sub>2</sub>O at 10<SUP>3</SUP> K") == "H2O at 103 K"
+    assert clean_latex("as shown \\cite{smith20}. Next") == "as shown. Next"
+    # Block tags still separate words.
+    assert clean_latex("<p>One.</p><p>Two.</p>A<br>B") == "One. Two. A B"
 
 
 def test_titles_name_the_contribution():
