@@ -187,14 +187,15 @@ files directly; `--overwrite-destination` replaces the database named after `ful
 {command}
 ```
 
-With Docker instead (this folder mounted at /import, the data in volume `neo4j-data`):
+With Docker instead, from inside this folder (it is mounted at /import; the
+database goes to the volume `kg-neo4j-data`), then start Neo4j on that volume:
 
 ```
-docker run --rm -v "$PWD:/import" -v neo4j-data:/data neo4j:5 {docker_cmd}
+docker run --rm -v "$PWD:/import" -v kg-neo4j-data:/data neo4j:5 {docker_cmd}
+docker run -d --name kg-neo4j-imported -p 7474:7474 -p 7687:7687 -v kg-neo4j-data:/data -e NEO4J_AUTH=neo4j/kgpassword neo4j:5
 ```
 
-Then start Neo4j (e.g. `docker run -p 7474:7474 -p 7687:7687 -v neo4j-data:/data -e NEO4J_AUTH=neo4j/password neo4j:5`);
-add uniqueness constraints if you will MERGE into it later:
+Add uniqueness constraints if you will MERGE into it later:
 `CREATE CONSTRAINT kg_paper_id IF NOT EXISTS FOR (n:Paper) REQUIRE n.id IS UNIQUE` (likewise Method, Task, Dataset, Metric).
 
 Files: one per node label (`id:ID`, `:LABEL`, typed properties) and one per
