@@ -8,6 +8,11 @@ Task stay apart):
   "large language model");
 * an acronym defined anywhere in the corpus as "Long Form (LF)" is merged
   with its long form, its plural too ("LLMs" -> "large language model");
+* a generic head after a name does not make a new entity: "Mistral models",
+  "the Llama2-7B model" and "the MS MARCO dataset" are "Mistral", "Llama2-7B" and
+  "MS MARCO", when what precedes the head is a name-shaped word or is itself an
+  entity of the same type in the corpus ("deep learning models" stays whole
+  unless "deep learning" is a Method somewhere);
 * version numbers do: "Llama-3.1" and "LLaMA" are different nodes, because
   users compare versions.
 """
@@ -19,6 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kg.names import name_strength
 from kg.records import Entity, Extraction, Mention, Paper
 
 _DETERMINERS = {"a", "an", "the", "this", "these", "that", "those", "our", "its", "their"}
@@ -43,6 +49,11 @@ def singular(word: str) -> str:
 
 
 _TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
+# Heads that add nothing to a name before them ("the Mistral models", "GSM8K benchmark").
+GENERIC_HEADS = frozenset("""model models method methods framework frameworks algorithm algorithms approach
+    approaches architecture architectures family families series variant variants baseline baselines backbone
+    backbones dataset datasets benchmark benchmarks suite suites corpus corpora collection environment
+    environments task tasks""".split())
 
 
 def normalize(text: str) -> str:
@@ -119,9 +130,20 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
                 definitions[(m.type, normalize(acro))][normalize(m.text)] += 1
     acronym_to_long = {key: c.most_common(1)[0][0] for key, c in definitions.items()}
 
+    def plain_key(etype: str, text: str) -> str:
+        k = normalize(text)
+        return acronym_to_long.get((etype, k), k)
+
+    known = {(m.type, plain_key(m.type, m.text)) for ex in extractions for m in ex.mentions}
+
     def key_of(m: Mention) -> str:
-        k = normalize(m.text)
-        return acronym_to_long.get((m.type, k), k)
+        k = plain_key(m.type, m.text)
+        name, _, head = m.text.strip().rpartition(" ")
+        if name and head.lower() in GENERIC_HEADS and "(" not in name:
+            core = plain_key(m.type, name)
+            if core and ((m.type, core) in known or name_strength(name.split()[-1]) > 0):
+                return core
+        return k
 
     # Pass 2: group surface forms under their key.
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)

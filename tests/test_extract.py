@@ -83,6 +83,18 @@ def test_on_after_a_topic_noun_is_no_evaluation_cue():
     assert "RNNs" not in cued("We train a transformer on parity, extending the work on RNNs by prior authors.")
 
 
+def test_a_proper_noun_before_a_dataset_head_is_a_dataset():
+    nlp = models.load_nlp()
+
+    def cued(text: str) -> dict[str, str]:
+        return {text[c.start:c.end]: c.type for c in rules.find_candidates(nlp(text))}
+
+    # "on the X benchmark" with a plain capitalised word: no name shape, the head says what it is.
+    assert cued("We test it on the Atari benchmark.") == {"Atari": "Dataset"}
+    # A method head after such a word is not enough ("the Markov model" is no Method "Markov").
+    assert cued("We fit the Markov model to the data.") == {}
+
+
 def test_task_phrases_need_a_noun_before_a_trusted_task_head():
     nlp = models.load_nlp()
     text = "We study word sense disambiguation, a challenging task, and dependency parsing."

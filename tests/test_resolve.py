@@ -59,3 +59,26 @@ def test_a_long_form_written_with_its_acronym_is_one_entity():
                          extraction(q, ("LLMs", "Method"))])
     assert set(r.entities) == {"Method:large language model"}
     assert normalize("Policy Mirror Descent (PMD)") == "policy mirror descent"
+
+
+def test_a_generic_head_after_a_name_is_the_same_entity():
+    p = paper("a", "We test the Mistral models, Mistral and the Llama2-7B model on the GSM8K benchmark.")
+    q = paper("b", "Results on GSM8K with Llama2-7B.")
+    r = resolve([p, q], [extraction(p, ("Mistral models", "Method"), ("Mistral", "Method"),
+                                    ("Llama2-7B model", "Method"), ("GSM8K benchmark", "Dataset")),
+                         extraction(q, ("GSM8K", "Dataset"), ("Llama2-7B", "Method"))])
+    assert set(r.entities) == {"Method:mistral", "Method:llama2-7b", "Dataset:gsm8k"}
+    assert set(r.entities["Method:mistral"].aliases) == {"Mistral models", "Mistral"}
+    # A name-shaped word needs no other mention to lose the head.
+    s = paper("c", "We fine-tune the Qwen2.5 model.")
+    assert set(resolve([s], [extraction(s, ("Qwen2.5 model", "Method"))]).entities) == {"Method:qwen2.5"}
+
+
+def test_a_generic_head_after_ordinary_words_stays():
+    # "deep learning models" is not "deep learning" unless the corpus names that Method too,
+    # and a Task of the same words is another entity.
+    p = paper("a", "Deep learning models and Bayesian networks for reasoning segmentation with a segmentation model.")
+    r = resolve([p], [extraction(p, ("Deep learning models", "Method"), ("Bayesian networks", "Method"),
+                                 ("reasoning segmentation", "Task"), ("segmentation model", "Method"))])
+    assert set(r.entities) == {"Method:deep learning model", "Method:bayesian network",
+                               "Task:reasoning segmentation", "Method:segmentation model"}

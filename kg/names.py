@@ -1,0 +1,43 @@
+"""Word shapes that mark a name: "Llama-3.1", "MinAtar", "KIVI", "SWE-Bench".
+
+No spaCy here: entity resolution reads these shapes too, and must not pay for loading it.
+"""
+from __future__ import annotations
+
+import re
+
+_ROMAN = re.compile(r"^[IVX]+$")
+COMMON_CAPS = {  # upper-case words that name no method, task or dataset
+    "I", "A", "AI", "ML", "GPU", "GPUs", "CPU", "CPUs", "TPU", "TPUs", "API", "APIs", "US", "USA", "UK", "EU",
+    "PDF", "URL", "HTTP", "JSON", "XML", "SQL", "RAM", "OK", "II", "III", "IV", "AND", "OR", "NOT", "ID", "IDs",
+    "PhD", "IoT", "TV", "LaTeX", "GitHub", "YouTube", "arXiv", "PyTorch", "TensorFlow",
+}
+
+
+def name_strength(word: str) -> int:
+    """2: a word only a name looks like; 1: a short acronym; 0: an ordinary word."""
+    if word in COMMON_CAPS or len(word) < 2:
+        return 0
+    core = word.rstrip("s") if len(word) > 3 and word[-1] == "s" and word[:-1].isupper() else word
+    letters = [c for c in core if c.isalpha()]
+    if not letters:
+        return 0
+    if re.search(r"[-]?Bench$", word) and len(word) > 5:
+        return 2
+    first = core.split("-")[0]
+    if "-" in core and first[:1].islower() and not any(c.isupper() or c.isdigit() for c in first):
+        return 0  # "human-AI", "text-to-3D": an ordinary word with a name inside
+    has_digit = any(c.isdigit() for c in core)
+    inner_upper = any(c.isupper() for c in core[1:]) and any(c.islower() for c in core)
+    upper = sum(c.isupper() for c in letters)
+    if inner_upper:
+        if re.fullmatch(r"[A-Z]{2}[a-z]{2,}", core):
+            return 0  # "REward": capitals marking an acronym's letters
+        return 2
+    if has_digit and len(letters) >= 2 and upper >= 1:
+        return 2  # Llama-3.1, Flickr30K, GPT-4, ResNet-50, T5 is 1 letter: not taken
+    if upper == len(letters):
+        if _ROMAN.match(core):
+            return 0
+        return 2 if len(letters) >= 4 else 1
+    return 0
