@@ -85,20 +85,24 @@ def acronym_of(mention: Mention, paper_text: str) -> str | None:
         if not m:
             return None
         long_form, acro = mention.text, m.group(1)
+    return acro if _abbreviates(acro, long_form) else None
+
+
+def _abbreviates(acro: str, long_form: str) -> bool:
+    """Are the acronym's letters drawn from the (multi-word) long form, in order?"""
     if " " not in long_form.strip():
-        return None
-    # The acronym's letters must come from the long form, in order.
+        return False
     letters = [c.lower() for c in acro if c.isalpha()]
     long_form = long_form.lower()
     if not letters or not long_form.startswith(letters[0]):
-        return None
+        return False
     pos = 0
     for c in letters:
         pos = long_form.find(c, pos)
         if pos < 0:
-            return None
+            return False
         pos += 1
-    return acro
+    return True
 
 
 @dataclass(frozen=True)
@@ -161,7 +165,11 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
         etype = eid.split(":", 1)[0]
         # Display the long form when an acronym was merged into it, else the commonest form.
         ranked = sorted(forms, key=lambda s: (-(" " in s and eid.endswith(normalize(s))), "(" in s, -forms[s], s))
-        entities[eid] = Entity(id=eid, type=etype, name=ranked[0], aliases=sorted(forms))
+        name = ranked[0]
+        defined = _TRAILING_PARENS.match(name)
+        if defined and _abbreviates(defined.group(2), defined.group(1)):
+            name = defined.group(1)  # "Policy Mirror Descent (PMD)" is named "Policy Mirror Descent"
+        entities[eid] = Entity(id=eid, type=etype, name=name, aliases=sorted(forms))
     return Resolution(
         entities=entities,
         mention_entity=mention_entity,

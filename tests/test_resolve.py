@@ -82,3 +82,13 @@ def test_a_generic_head_after_ordinary_words_stays():
                                  ("reasoning segmentation", "Task"), ("segmentation model", "Method"))])
     assert set(r.entities) == {"Method:deep learning model", "Method:bayesian network",
                                "Task:reasoning segmentation", "Method:segmentation model"}
+
+
+def test_a_long_form_seen_only_with_its_acronym_is_named_without_it():
+    p = paper("a", "We propose Policy Mirror Descent (PMD). PMD is fast. Results (see A) hold.")
+    r = resolve([p], [extraction(p, ("Policy Mirror Descent (PMD)", "Method"), ("PMD", "Method"),
+                                 ("Results (see A)", "Method"))])
+    assert r.entities["Method:policy mirror descent"].name == "Policy Mirror Descent"
+    assert "Policy Mirror Descent (PMD)" in r.entities["Method:policy mirror descent"].aliases
+    # A parenthesis that is no acronym stays part of the name.
+    assert r.entities["Method:result"].name == "Results (see A)"
