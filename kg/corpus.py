@@ -248,7 +248,7 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
     if year is None and rec.get("year") not in (None, ""):
         warn(f"{where}: year {rec.get('year')!r} is not a four-digit year; left out")
     return Paper(
-        id=given_id or paper_id(text),
+        id=given_id or paper_id(abstract),
         title=title,
         abstract=abstract,
         text=text,

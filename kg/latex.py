@@ -12,8 +12,8 @@ _STYLE = re.compile(
     r"\\(?:textbf|textit|textrm|texttt|textsc|textsf|emph|underline|text|mathrm|mathbf|mathit|"
     r"mathcal|mathbb|mathsf|operatorname|boldsymbol|bm)\s*\{([^{}]*)\}"
 )
-# A dropped citation takes the space before it, so "method \\cite{x}." reads "method.".
-_DROP = re.compile(r"\s*\\(?:citep?|citet|citeauthor|cite|ref|eqref|label|footnote|url|href)\*?\s*(?:\[[^\]]*\])?\{[^{}]*\}")
+# A dropped citation takes the space or tie before it: "ImageNet~\cite{x}." reads "ImageNet.".
+_DROP = re.compile(r"[\s~]*\\(?:citep?|citet|citeauthor|cite|ref|eqref|label|footnote|url|href)\*?\s*(?:\[[^\]]*\])?\{[^{}]*\}")
 _ESCAPED = {r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", r"\{": "{", r"\}": "}"}
 # Inline tags sit inside words ("H<sub>2</sub>O", "<b>FastNet</b>,"): removed outright.
 # Any other tag separates what is around it ("A<br>B", "</p><p>").

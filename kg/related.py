@@ -125,9 +125,16 @@ def _stemmer():
     return snowballstemmer.stemmer("english")
 
 
+# Endings that make another word, not another form of one: Snowball would fold "complexity" into
+# "complex", "objective" into "object", "computational" into "computer"; such words stay whole.
+_DERIVED = re.compile(r"(?:ity|ive|al|ness|ous|ful|able|ible|ic|ics|ism|ist|ally)$")
+
+
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
     # Pure-Python Snowball is slow and a corpus has few distinct words.
+    if len(word) > 4 and _DERIVED.search(word):
+        return word
     return _stemmer().stemWord(word)
 
 

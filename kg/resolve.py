@@ -48,6 +48,7 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+_WORD_BREAK = re.compile(r"[\s\-\u2010-\u2015]+")  # spaces, hyphens and dashes
 _TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
 # Heads that add nothing to a name before them ("the Mistral models", "GSM8K benchmark").
 GENERIC_HEADS = frozenset("""model models method methods framework frameworks algorithm algorithms approach
@@ -88,9 +89,14 @@ def acronym_of(mention: Mention, paper_text: str) -> str | None:
     return acro if _abbreviates(acro, long_form) else None
 
 
+def _multiword(text: str) -> bool:
+    """Several words, counting dashed compounds: "Karush–Kuhn–Tucker" is three."""
+    return len(_WORD_BREAK.split(text.strip())) > 1
+
+
 def _abbreviates(acro: str, long_form: str) -> bool:
     """Are the acronym's letters drawn from the (multi-word) long form, in order?"""
-    if " " not in long_form.strip():
+    if not _multiword(long_form):
         return False
     letters = [c.lower() for c in acro if c.isalpha()]
     long_form = long_form.lower()
@@ -164,7 +170,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     for eid, forms in surfaces.items():
         etype = eid.split(":", 1)[0]
         # Display the long form when an acronym was merged into it, else the commonest form.
-        ranked = sorted(forms, key=lambda s: (-(" " in s and eid.endswith(normalize(s))), "(" in s, -forms[s], s))
+        ranked = sorted(forms, key=lambda s: (-(_multiword(s) and eid.endswith(normalize(s))), "(" in s, -forms[s], s))
         name = ranked[0]
         defined = _TRAILING_PARENS.match(name)
         if defined and _abbreviates(defined.group(2), defined.group(1)):

@@ -122,6 +122,7 @@ def test_markup_leaves_no_stray_spaces_inside_words_or_before_punctuation():
     assert clean_latex("We propose <b>FastNet</b>, a net.") == "We propose FastNet, a net."
     assert clean_latex("H<sub>2</sub>O at 10<SUP>3</SUP> K") == "H2O at 103 K"
     assert clean_latex("as shown \\cite{smith20}. Next") == "as shown. Next"
+    assert clean_latex("accuracy on ImageNet~\\cite{deng09}.") == "accuracy on ImageNet."
     # Block tags still separate words.
     assert clean_latex("<p>One.</p><p>Two.</p>A<br>B") == "One. Two. A B"
 
@@ -202,3 +203,11 @@ def test_non_english_abstract_gets_a_warning(tmp_path):
     corpus = read_corpus(write(tmp_path, "de.txt", de))
     assert len(corpus.papers) == 1
     assert any("de.txt:1" in w and "English" in w for w in corpus.warnings)
+
+
+def test_a_derived_id_hashes_the_abstract_as_given_not_the_cleaned_text(tmp_path):
+    # Ids must survive improvements to the markup cleaner: they hash what the user wrote.
+    raw = r"We propose \textbf{FastNet}~\cite{x}, a network for <i>fast</i> parsing of long documents."
+    (p,) = read_corpus(write(tmp_path, "m.txt", raw + "\n")).papers
+    assert p.id == paper_id(raw) != paper_id(p.text)
+    assert p.id == paper_id("  " + raw.upper() + "\n")  # case and spacing are not part of it

@@ -106,6 +106,18 @@ def test_a_word_only_ever_modifying_others_is_no_shared_concept():
     assert "complex" not in shared  # only ever describes something else
 
 
+def test_a_derived_word_is_not_the_word_it_comes_from():
+    # Snowball stems "complexity" to "complex" and "objectives" to "object": different things.
+    g = corpus_graph({
+        "a": ("One", [("complex reasoning", "Task"), ("object detection", "Task")], []),
+        "b": ("Two", [("sample complexity", "Metric"), ("training objectives", "Method")], []),
+        "c": ("Three", [("query complexity", "Metric"), ("contrastive objectives", "Method")], []),
+    })
+    assert related(g, "a", k=5) == []
+    (row,) = [r for r in related(g, "b", k=5) if r.id == "c"]
+    assert {s.name.lower() for s in row.shared} == {"complexity", "objectives"}
+
+
 def test_key_concepts_and_aliases_count():
     g = corpus_graph({
         "p": ("Sparse attention", [], ["sparse attention kernels"]),

@@ -92,3 +92,11 @@ def test_a_long_form_seen_only_with_its_acronym_is_named_without_it():
     assert "Policy Mirror Descent (PMD)" in r.entities["Method:policy mirror descent"].aliases
     # A parenthesis that is no acronym stays part of the name.
     assert r.entities["Method:result"].name == "Results (see A)"
+
+
+def test_an_acronym_of_a_dashed_long_form_merges_with_it():
+    text = "We analyse the Karush–Kuhn–Tucker (KKT) residual and show that the KKT residual decays."
+    p = paper("a", text)
+    r = resolve([p], [extraction(p, ("Karush–Kuhn–Tucker", "Method"), ("KKT", "Method"))])
+    (entity,) = r.entities.values()
+    assert entity.name == "Karush–Kuhn–Tucker" and set(entity.aliases) == {"Karush–Kuhn–Tucker", "KKT"}
