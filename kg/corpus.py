@@ -100,6 +100,21 @@ def read_corpus(path: str | Path) -> Corpus:
     return corpus
 
 
+def _json_kind(value) -> str:
+    """How a JSON reader would name a value's kind: null, a number, a list, ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "text"
+
+
 def _corpus_name(path: Path) -> str:
     name = re.sub(r"[^\w.-]+", "_", path.stem).strip("._")
     return name or "corpus"
@@ -215,13 +230,13 @@ def _csv_records(path: Path, text: str, delimiter: str = ",") -> Iterator[tuple[
 def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
     warn = corpus.warnings.append
     if not isinstance(rec, dict):
-        warn(f"{where}: expected an object with an 'abstract', got {type(rec).__name__}; skipped")
+        warn(f"{where}: expected an object with an 'abstract', got {_json_kind(rec)}; skipped")
         return None
     if "sentences" in rec and "abstract" not in rec:
         return _scierc_paper(rec, where, warn)
     abstract = rec.get("abstract", rec.get("text"))
     if not isinstance(abstract, str):
-        what = "no 'abstract' field" if abstract is None else f"'abstract' is {type(abstract).__name__}, not text"
+        what = "no 'abstract' field" if abstract is None else f"'abstract' is {_json_kind(abstract)}, not text"
         warn(f"{where}: {what}; skipped")
         return None
     abstract = abstract.strip()

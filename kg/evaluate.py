@@ -152,12 +152,17 @@ def format_table(report: dict) -> str:
     """A short human-readable table of a score report."""
     lines = [f"documents: {report['documents']}   match: {report['match']}",
              f"{'type':<18}{'precision':>10}{'recall':>10}{'f1':>10}{'gold':>8}{'predicted':>11}"]
+
+    def row(name: str, r: dict, gold: int, predicted: int) -> str:
+        # A ratio over nothing is shown as "-" (JSON keeps the protocol's 0.0).
+        p = f"{r['precision']:.3f}" if predicted else "-"
+        rc = f"{r['recall']:.3f}" if gold else "-"
+        f = f"{r['f1']:.3f}" if gold or predicted else "-"
+        return f"{name:<18}{p:>10}{rc:>10}{f:>10}{gold:>8}{predicted:>11}"
+
     for t, r in report["per_type"].items():
-        lines.append(f"{t:<18}{r['precision']:>10.3f}{r['recall']:>10.3f}{r['f1']:>10.3f}"
-                     f"{r['gold']:>8}{r['predicted']:>11}")
-    m = report["micro"]
-    lines.append(f"{'micro (M+T+D)':<18}{m['precision']:>10.3f}{m['recall']:>10.3f}{m['f1']:>10.3f}"
-                 f"{report['gold']:>8}{report['predicted']:>11}")
+        lines.append(row(t, r, r["gold"], r["predicted"]))
+    lines.append(row("micro (M+T+D)", report["micro"], report["gold"], report["predicted"]))
     return "\n".join(lines)
 
 

@@ -12,6 +12,10 @@ _MAX_WORDS = 12
 # A short scene-setting phrase before the first comma ("In this paper", "Recently", "In recent years").
 _OPENER = re.compile(r"(?:in|recently|here|currently|nowadays|today|traditionally|over|to date|so far)\b(?:\s+\S+){0,3}$",
                      re.IGNORECASE)
+# A subordinate clause before the main one ("Because it is hard to specify rewards, agents ...",
+# "To address this, we ..."): the main clause says what the paper is about.
+_SUBORDINATE = re.compile(r"(?:because|since|although|though|given|despite|to|"
+                          r"motivated by|inspired by)\b", re.IGNORECASE)
 
 
 def derive_title(text: str) -> str:
@@ -38,7 +42,8 @@ def _is_name(word: str) -> bool:
 def first_clause(text: str) -> str:
     sentence = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
     clauses = re.split(r"[,;:]\s", sentence)
-    if len(clauses) > 1 and _OPENER.match(clauses[0]) and len(clauses[1].split()) >= 3:
+    if len(clauses) > 1 and (_OPENER.match(clauses[0]) or _SUBORDINATE.match(clauses[0])) \
+            and len(clauses[1].split()) >= 3:
         clauses = clauses[1:]  # "In this paper, we ...": the opener names nothing
     clause = clauses[0].rstrip(".")
     words = clause.split()

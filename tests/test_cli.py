@@ -179,7 +179,8 @@ def test_bad_input_gets_one_line_exit_2_and_no_output(tmp_path, name, content, m
 @pytest.mark.parametrize("args,message", [
     (["build", str(SEED), "--workers", "0"], "Invalid value for '--workers'"),
     (["related", "ThinK", "-k", "-1"], "Invalid value for '-k'"),
-    (["query", "MATCH (n) RETURN n", "--format", "xml"], "Invalid value for '--format'"),
+    (["query", "MATCH (n) RETURN n", "--format", "xml"], "Invalid value for '--format' / '-f': 'xml' is not one of"),
+    (["eval", "gold.jsonl", "--match", "fuzzy"], "Invalid value for '--match': 'fuzzy' is not one of 'exact', 'partial'"),
     (["build"], "Missing argument"),
     (["nosuch"], "No such command"),
 ])

@@ -135,6 +135,10 @@ def test_titles_name_the_contribution():
     assert derive_title("In this paper, we present a corpus of dialogues. It is big.") == "we present a corpus of dialogues"
     assert derive_title("In recent years, deep nets have grown. We study them.") == "deep nets have grown"
     assert derive_title("In the absence of labels we learn. More text.") == "In the absence of labels we learn"
+    # So does a clause giving a reason or a purpose.
+    assert derive_title("Because rewards are hard to specify, agents learn from proxies. We fix it.") == \
+        "agents learn from proxies"
+    assert derive_title("To address this, we build a benchmark of tasks. More.") == "we build a benchmark of tasks"
     # A method the paper only uses is not its contribution.
     assert derive_title("Feedback is scarce. We propose utilizing Federated Learning (FL) for it.") == "Feedback is scarce"
 
@@ -173,6 +177,10 @@ def test_bad_records_are_skipped_with_warnings_and_counts_add_up(tmp_path):
     corpus = read_corpus(write(tmp_path, "m.jsonl", "\n".join(lines)))
     assert len(corpus.papers) == 2 and corpus.skipped == 3
     assert len(corpus.warnings) == 3 and all(w.startswith(str(tmp_path / "m.jsonl")) for w in corpus.warnings)
+    # Kinds are named as JSON names them, not as Python does.
+    assert "got a list" in corpus.warnings[1] and "'abstract' is an object, not text" in corpus.warnings[2]
+    (warning,) = read_corpus(write(tmp_path, "n.jsonl", json.dumps({"abstract": A1}) + "\nnull\n")).warnings
+    assert warning.endswith("got null; skipped")
 
 
 def test_an_id_shaped_like_an_entity_id_is_skipped_with_a_warning(tmp_path):

@@ -87,6 +87,16 @@ def test_empty_predictions_are_visible():
     assert r["predicted"] == 0 and r["micro"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
 
 
+def test_the_table_shows_a_ratio_over_nothing_as_a_dash():
+    from kg.evaluate import format_table
+
+    r = score([[("a", "Method")]], [[("a", "Method"), ("b", "Task")]], "exact")
+    rows = {line.split()[0]: line.split()[1:] for line in format_table(r).splitlines()[2:]}
+    assert rows["Metric"] == ["-", "-", "-", "0", "0"]  # no gold, no prediction
+    assert rows["Task"] == ["0.000", "-", "0.000", "0", "1"]  # predicted, none to find
+    assert rows["Method"] == ["1.000", "1.000", "1.000", "1", "1"]
+
+
 def test_unknown_match_mode():
     with pytest.raises(ValueError):
         score_document([], [], "fuzzy")

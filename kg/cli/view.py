@@ -32,7 +32,7 @@ def view_command(
       kg view --concept "large language models"  # one concept: papers using it, what co-occurs
     """
     if build_dir is not None and db is not None and build_dir != db:
-        raise KgError(f"two build directories given ({build_dir} and --db {db}); give one")
+        raise KgError(f"two builds given: {build_dir} and --db {db}; pass one")
     if paper and concept:
         raise KgError("give --paper or --concept, not both")
     for option, value in (("--paper", paper), ("--concept", concept)):
