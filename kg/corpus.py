@@ -9,7 +9,12 @@ Formats, chosen by content rather than trusted file extensions:
 * SciERC JSON Lines (objects with ``sentences``; ids are the ``doc_key``);
 * CSV (or TSV) with an ``abstract`` column and the same optional columns, whatever the
   file is called;
-* plain text with one abstract per line and no blank lines (every line 40 words or more).
+* plain text with one abstract per line and no blank lines (every line 40 words or more);
+* BibTeX and RIS, as reference managers export them (``kg.bibliographic``).
+
+Field names are also read under the names common exports give them (Zotero's "Abstract Note",
+Scopus's "Source title", OpenReview's ``content`` values, Semantic Scholar's author objects and
+``{"data": [...]}`` responses): see ``_FIELD_NAMES``.
 
 Problems with the whole file raise ``KgError`` naming the file (and line);
 problems with one record become warnings and the record is skipped, so a
@@ -27,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kg.bibliographic import bibtex_records, looks_like_bibtex, looks_like_ris, ris_records
 from kg.errors import KgError
 from kg.jsonlines import json_lines, lines as file_lines
 from kg.latex import clean_latex
@@ -39,6 +45,19 @@ _HEADER_MAX_WORDS = 20
 _LIST_MARKER = re.compile(r"^(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")  # "[1] ", "(2) ", "3. " before an abstract
 _LINE_ABSTRACT_WORDS = 40  # every line at least this long: one abstract per line, not a wrapped paragraph
 _FIELDS = ("id", "title", "authors", "year", "venue", "url", "keywords")
+# The names these fields go by in common exports (Zotero and Scopus CSV, Semantic Scholar,
+# OpenReview, arXiv dumps), compared in lower case without spaces, dashes or underscores.
+_FIELD_NAMES = {
+    "abstract": ("abstract", "abstractnote", "summary", "text"),
+    "title": ("title", "articletitle", "papertitle"),
+    "authors": ("authors", "author", "creators"),
+    "year": ("year", "publicationyear", "pubyear"),
+    "venue": ("venue", "publicationtitle", "sourcetitle", "journal", "booktitle", "conference"),
+    "url": ("url", "link"),
+    "keywords": ("keywords", "authorkeywords", "manualtags", "tags"),
+    "id": ("id", "paperid", "key"),
+}
+_ABSTRACT_COLUMNS = frozenset(_FIELD_NAMES["abstract"])
 _ENGLISH_HINTS = frozenset(
     "the of and to in a is that for we on with as by are this an be from our which it these".split()
 )
@@ -62,7 +81,7 @@ def read_corpus(path: str | Path) -> Corpus:
     if not path.exists():
         raise KgError(f"{path}: no such file")
     if path.is_dir():
-        raise KgError(f"{path}: is a directory, expected a corpus file (.txt, .jsonl, .json or .csv)")
+        raise KgError(f"{path}: is a directory, expected a corpus file (.txt, .jsonl, .json, .csv, .bib or .ris)")
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
@@ -145,14 +164,35 @@ def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
         except json.JSONDecodeError as exc:
             if json_file:
                 raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})") from None
+    if stripped.startswith("{"):
+        whole = _wrapped_list(text)
+        if whole is not None:  # {"data": [...]}: an API response saved as is
+            return _json_array_records(path, whole)
     if stripped.startswith("{") and (json_file or _parses(stripped.split("\n", 1)[0])):
         return json_lines(path, text)
     if json_file:  # "null", a bare string: JSON, but not records
         raise KgError(f"{path}: expected a JSON array of objects or one JSON object per line")
+    if looks_like_bibtex(stripped):
+        return bibtex_records(path, text)
+    if looks_like_ris(stripped):
+        return ris_records(path, text)
     delimiter = _table_header(stripped.split("\n", 1)[0])
     if delimiter:  # a CSV or TSV saved under another name
         return _csv_records(path, text, delimiter)
     return _text_records(text)
+
+
+def _wrapped_list(text: str) -> list | None:
+    """The records of a JSON object whose one list of objects holds them ({"data": [...]},
+    {"notes": [...]}: Semantic Scholar and OpenReview responses), else None."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or _canonical_fields(data).get("abstract") is not None:
+        return None
+    lists = [v for v in data.values() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
+    return lists[0] if len(lists) == 1 else None
 
 
 def _parses(text: str) -> bool:
@@ -166,8 +206,8 @@ def _parses(text: str) -> bool:
 def _table_header(line: str) -> str | None:
     """The delimiter if ``line`` is a CSV or TSV header naming an abstract column, else None."""
     for delimiter in ("\t", ","):
-        cells = [c.strip().strip('"').lower() for c in line.split(delimiter)]
-        if len(cells) > 1 and ("abstract" in cells or "text" in cells):
+        cells = [_field_key(c.strip().strip('"')) for c in line.split(delimiter)]
+        if len(cells) > 1 and _ABSTRACT_COLUMNS & set(cells):
             return delimiter
     return None
 
@@ -216,8 +256,9 @@ def _csv_records(path: Path, text: str, delimiter: str = ",") -> Iterator[tuple[
     # strict: an unclosed quote is an error, not a cell running to the end of the file.
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     columns = [c.strip().lower() for c in (reader.fieldnames or [])]
-    if "abstract" not in columns and "text" not in columns:
-        raise KgError(f"{path}:1: CSV has no 'abstract' column (columns: {', '.join(columns) or 'none'})")
+    if not _ABSTRACT_COLUMNS & {_field_key(c) for c in columns}:
+        raise KgError(f"{path}:1: CSV has no 'abstract' column (nor 'Abstract Note', 'summary' or 'text'; "
+                      f"columns: {', '.join(columns) or 'none'})")
     try:
         for row in reader:
             yield reader.line_num, {(k or "").strip().lower(): v for k, v in row.items()}
@@ -234,9 +275,10 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
         return None
     if "sentences" in rec and "abstract" not in rec:
         return _scierc_paper(rec, where, warn)
-    abstract = rec.get("abstract", rec.get("text"))
+    rec = _canonical_fields(rec)
+    abstract = rec.get("abstract")
     if not isinstance(abstract, str):
-        what = "no 'abstract' field" if abstract is None else f"'abstract' is {_json_kind(abstract)}, not text"
+        what = "no abstract" if abstract is None else f"'abstract' is {_json_kind(abstract)}, not text"
         warn(f"{where}: {what}; skipped")
         return None
     abstract = abstract.strip()
@@ -274,6 +316,31 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
         url=_text_field(rec.get("url")),
         keywords=_list_field(rec.get("keywords")),
     )
+
+
+def _field_key(name: str) -> str:
+    return re.sub(r"[\s_\-]+", "", name).lower()
+
+
+def _canonical_fields(rec: dict) -> dict:
+    """The record under kg's field names: the first of each field's known names that is present.
+
+    OpenReview's notes hold their fields under "content", each as {"value": ...}; Semantic
+    Scholar's authors are objects with a "name"."""
+    if isinstance(rec.get("content"), dict) and not any(_field_key(k) in _ABSTRACT_COLUMNS for k in rec):
+        rec = {**rec, **rec["content"]}
+    by_key: dict[str, object] = {}
+    for k, v in rec.items():
+        by_key.setdefault(_field_key(str(k)), v)
+    out = {}
+    for field_name, names in _FIELD_NAMES.items():
+        value = next((by_key[n] for n in names if by_key.get(n) not in (None, "")), None)
+        if isinstance(value, dict) and "value" in value:
+            value = value["value"]
+        if field_name == "authors" and isinstance(value, list):
+            value = [a.get("name") if isinstance(a, dict) else a for a in value]
+        out[field_name] = value
+    return out
 
 
 def _scierc_paper(rec: dict, where: str, warn) -> Paper | None:

@@ -219,3 +219,62 @@ def test_a_derived_id_hashes_the_abstract_as_given_not_the_cleaned_text(tmp_path
     (p,) = read_corpus(write(tmp_path, "m.txt", raw + "\n")).papers
     assert p.id == paper_id(raw) != paper_id(p.text)
     assert p.id == paper_id("  " + raw.upper() + "\n")  # case and spacing are not part of it
+
+
+# ---------------------------------------------------------------- what reference managers and APIs export
+def test_a_zotero_csv_export_is_read_under_its_own_column_names(tmp_path):
+    csv_text = ('"Key","Item Type","Publication Year","Author","Title","Publication Title","Url","Abstract Note",'
+                '"Manual Tags"\n'
+                f'"ABCD1234","journalArticle","2017","Vaswani, Ashish; Shazeer, Noam","LOL paper","NeurIPS",'
+                f'"https://x.org/1","{A1}","attention; transformers"\n'
+                '"EFGH5678","journalArticle","2019","Devlin, Jacob","No abstract","NAACL","","",""\n')
+    corpus = read_corpus(write(tmp_path, "My Library.csv", csv_text))
+    (p,) = corpus.papers
+    assert (p.id, p.title, p.year, p.venue, p.url) == ("ABCD1234", "LOL paper", 2017, "NeurIPS", "https://x.org/1")
+    assert p.authors == ("Vaswani, Ashish", "Shazeer, Noam") and p.keywords == ("attention", "transformers")
+    assert corpus.warnings == [f"{tmp_path / 'My Library.csv'}:3: no abstract; skipped"]
+
+
+def test_bibtex_entries_become_papers(tmp_path):
+    bib = ("% exported by Zotero\n@string{nips = \"NeurIPS\"}\n\n"
+           "@article{lol2025,\n  title = {{LOL}: Latent Optimal {L}inear combinations},\n"
+           "  author = {Doe, Jane and Roe, Richard},\n  year = {2025},\n  journal = nips,\n"
+           f"  abstract = {{{A1}}},\n  keywords = {{linear, latent}},\n  doi = {{10.1/xyz}}\n}}\n\n"
+           "@inproceedings{bare, title={Only a title}, year=2020, booktitle={ACL}}\n")
+    corpus = read_corpus(write(tmp_path, "refs.bib", bib))
+    (p,) = corpus.papers
+    assert (p.id, p.title, p.year, p.venue) == ("lol2025", "LOL: Latent Optimal Linear combinations", 2025, "NeurIPS")
+    assert p.authors == ("Doe, Jane", "Roe, Richard") and p.url == "https://doi.org/10.1/xyz"
+    assert p.text == A1
+    assert corpus.warnings == [f"{tmp_path / 'refs.bib'}:14: no abstract; skipped"]
+
+
+def test_ris_entries_become_papers(tmp_path):
+    ris = ("TY  - JOUR\nTI  - Policy mirror descent\nAU  - Doe, Jane\nAU  - Roe, Richard\nPY  - 2024/05/17/\n"
+           f"T2  - ICLR\nAB  - {A2}\nKW  - reinforcement learning\nUR  - https://x.org/2\nER  - \n\n"
+           "TY  - CONF\nTI  - Without abstract\nER  - \n")
+    corpus = read_corpus(write(tmp_path, "refs.ris", ris))
+    (p,) = corpus.papers
+    assert (p.title, p.year, p.venue, p.url) == ("Policy mirror descent", 2024, "ICLR", "https://x.org/2")
+    assert p.authors == ("Doe, Jane", "Roe, Richard") and p.keywords == ("reinforcement learning",)
+    assert corpus.warnings == [f"{tmp_path / 'refs.ris'}:12: no abstract; skipped"]
+
+
+def test_openreview_notes_and_semantic_scholar_responses(tmp_path):
+    note = {"id": "abc123", "content": {"title": {"value": "LOL"}, "abstract": {"value": A1},
+                                        "authors": {"value": ["Jane Doe"]}, "venue": {"value": "ICLR 2025"}}}
+    (p,) = read_corpus(write(tmp_path, "notes.json", json.dumps([note]))).papers
+    assert (p.id, p.title, p.authors, p.venue, p.text) == ("abc123", "LOL", ("Jane Doe",), "ICLR 2025", A1)
+    response = {"total": 1, "data": [{"paperId": "649def", "title": "PMD", "abstract": A2, "year": 2024,
+                                      "authors": [{"authorId": "1", "name": "Jane Doe"}]}]}
+    (q,) = read_corpus(write(tmp_path, "s2.json", json.dumps(response, indent=2))).papers
+    assert (q.id, q.title, q.year, q.authors) == ("649def", "PMD", 2024, ("Jane Doe",))
+
+
+@pytest.mark.parametrize("name,content,message", [
+    ("bad.bib", "@article{x, title={unclosed, abstract={We propose a method.}\n", "no complete BibTeX entries"),
+    ("open.ris", "TY  - JOUR\nAB  - We propose a method for parsing.\n", "no complete RIS entries"),
+])
+def test_a_broken_bibliography_is_one_error_naming_the_file(tmp_path, name, content, message):
+    with pytest.raises(KgError, match=message):
+        read_corpus(write(tmp_path, name, content))

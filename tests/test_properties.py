@@ -169,6 +169,8 @@ def test_csv_fields_survive_quoting_and_size(tmp_path_factory, rows, big):
 @FAST
 @given(paragraphs=st.lists(abstracts.filter(lambda a: "\n" not in a and a.strip()), min_size=1, max_size=6))
 def test_plain_text_paragraphs_are_papers_or_reported(tmp_path_factory, paragraphs):
+    # U+FEFF at the very start of a file is the byte-order mark, read as no text at all.
+    assume(not paragraphs[0].startswith("\ufeff"))
     path = tmp_path_factory.mktemp("txt") / "c.txt"
     body = "\n\n".join(paragraphs) + "\n"
     path.write_text(body, encoding="utf-8", newline="")

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 @app.command("build")
 def build_command(
-    corpus: Annotated[Path, typer.Argument(help="Abstracts: text (one per paragraph or per line), JSON Lines or a JSON array, CSV/TSV, or SciERC JSON Lines; read by content, whatever the file name ends in.",
+    corpus: Annotated[Path, typer.Argument(help="Abstracts: text (one per paragraph or per line), JSON Lines or a JSON array, CSV/TSV, SciERC JSON Lines, BibTeX or RIS; read by content, whatever the file name ends in.",
                                            show_default=False)],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Build directory (default: exports/<corpus name>).",
                                              show_default=False)] = None,
