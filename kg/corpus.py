@@ -114,7 +114,11 @@ def read_corpus(path: str | Path) -> Corpus:
         ids.add(paper.id)
         corpus.papers.append(paper)
     if not corpus.papers:
-        why = f" ({corpus.warnings[-1].split(': ', 1)[1]})" if corpus.warnings else ""
+        last = corpus.warnings[-1].removeprefix(f"{path}:").removesuffix("; skipped") if corpus.warnings else ""
+        if corpus.skipped > 1:
+            why = f" ({corpus.skipped} records skipped; the last, line {last})"
+        else:
+            why = f" ({last.split(': ', 1)[-1]})" if last else ""
         raise KgError(f"{path}: no abstracts found{why}")
     return corpus
 

@@ -97,7 +97,8 @@ def build(
     builds.check_replaceable(out)  # before the work, not after it
     replaced = _built_from(out)
     if replaced and replaced != str(corpus.path.resolve()):
-        corpus.warnings.append(f"{out}: replacing the build of {replaced} (give --out to keep both)")
+        # First: a long list of warnings about the input must not hide it.
+        corpus.warnings.insert(0, f"{out}: replacing the build of {replaced} (give --out to keep both)")
     for w in corpus.warnings if warn else ():
         warn(w)
     timings["read"] = time.perf_counter() - t0

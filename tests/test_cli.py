@@ -304,3 +304,19 @@ def test_related_reads_stored_links_only_from_its_own_ranking_version(seed_build
 def test_kg_without_arguments_prints_the_tour():
     proc = kg()
     assert proc.returncode == 0 and "kg build" in proc.stdout and "kg query" in proc.stdout
+
+
+def test_a_long_run_of_input_warnings_is_cut_short_and_kept_in_the_manifest(tmp_path):
+    # A reference manager's export often has no abstracts: one line per entry would bury the summary.
+    entries = "".join(f"@article{{k{i}, title={{Title {i}}}, year=2020}}\n" for i in range(30))
+    entries += ("@article{real, title={Real}, abstract={We propose FooNet, a network for parsing long documents, "
+                "and evaluate it on the Penn Treebank.}}\n")
+    bib = tmp_path / "library.bib"
+    bib.write_text(entries)
+    out = tmp_path / "out"
+    proc = kg("build", str(bib), "--out", str(out), "--no-views", "--no-keybert", "--no-cache", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 21 and lines[0] == f"kg: warning: {bib}:1: no abstract; skipped"
+    assert lines[-1] == f'kg: warning: ... and 10 more like these; {out / "build.json"} lists them all under "warnings"'
+    assert len(json.loads((out / "build.json").read_text())["warnings"]) == 30

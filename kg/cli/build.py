@@ -43,8 +43,35 @@ def build_command(
     cache_dir = None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR") or DEFAULT_CACHE_DIR))
     options = BuildOptions(out=out, use_keybert=keybert, related_k=related_k, views=views, workers=workers,
                            cache_dir=cache_dir, progress=not quiet)
-    result = build(corpus, options, warn=lambda w: typer.echo(f"kg: warning: {w}", err=True))
+    warnings = _Warnings()
+    try:
+        result = build(corpus, options, warn=warnings)
+    except BaseException:
+        warnings.close()
+        raise
+    warnings.close(manifest=result.path / "build.json")
     typer.echo(summary(result))
+
+
+class _Warnings:
+    """Prints the first warnings about the input and counts the rest: a bibliography exported
+    without abstracts would otherwise print one line per entry."""
+
+    LIMIT = 20
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, warning: str) -> None:
+        self.count += 1
+        if self.count <= self.LIMIT:
+            typer.echo(f"kg: warning: {warning}", err=True)
+
+    def close(self, manifest: Path | None = None) -> None:
+        hidden = self.count - self.LIMIT
+        if hidden > 0:
+            where = f"; {manifest} lists them all under \"warnings\"" if manifest else ""
+            typer.echo(f"kg: warning: ... and {hidden} more like these{where}", err=True)
 
 
 def _papers(n: int) -> str:
