@@ -3,24 +3,40 @@
 Each entry becomes a record with kg's own field names (``abstract``, ``title``, ``authors``,
 ``year``, ``venue``, ``url``, ``keywords``, ``id``) and the line it starts on, for
 ``kg.corpus`` to read like any other record. An entry without an abstract stays a record
-without one, so the corpus reader skips it with a warning that names its line.
+without one, so the corpus reader skips it with a warning that names its line; an entry the
+parser could not read at all comes out as a ``Skip`` saying so, never silently lost.
 """
 from __future__ import annotations
 
+import bisect
 import re
 import warnings
+from collections import defaultdict, deque
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from kg.errors import KgError
 from kg.latex import clean_latex
 
-_BIBTEX_START = re.compile(r"(?:%[^\n]*\n|\s)*@\s*[A-Za-z]+\s*[{(]")
-_BIBTEX_ENTRY = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s]*)")
+# An entry starts with "@type{" or "@type(" at the start of a line (bibtex itself is laxer,
+# but every exporter writes it so).
+_BIBTEX_ENTRY = re.compile(r"^[ \t]*@[ \t]*([A-Za-z]+)[ \t]*[{(][ \t]*([^,\s]*)", re.MULTILINE)
+_NOT_ENTRIES = frozenset({"comment", "string", "preamble"})
+_RIS_START = re.compile(r"^\ufeff?TY  -", re.MULTILINE)
+_RIS_END = re.compile(r"^ER  -", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Skip:
+    """An entry seen in the file but not readable; ``why`` becomes the warning."""
+
+    why: str
 
 
 def looks_like_bibtex(text: str) -> bool:
-    return bool(_BIBTEX_START.match(text))
+    """Does the file open with an entry (after comments)? A ``.bib`` name decides on its own."""
+    return bool(re.match(r"(?:%[^\n]*\n|\s)*@\s*[A-Za-z]+\s*[{(]", text))
 
 
 def looks_like_ris(text: str) -> bool:
@@ -28,7 +44,18 @@ def looks_like_ris(text: str) -> bool:
     return first.lstrip("\ufeff").startswith("TY  -")
 
 
-def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
+class _Lines:
+    """Line number of a character offset, by bisection over the line starts (files can be large)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def __call__(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+
+# --------------------------------------------------------------------------- BibTeX
+def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
     with warnings.catch_warnings():
         # bibtexparser 1.x calls pyparsing by its old names; the warnings are for its authors.
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -40,61 +67,110 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
             entries = bibtexparser.loads(text, parser).entries
         except Exception as exc:  # pyparsing's errors carry no common base worth naming
             raise KgError(f"{path}: malformed BibTeX ({exc})") from None
-    if not entries:
-        raise KgError(f"{path}: no complete BibTeX entries found (an unclosed brace hides every entry after it)")
-    starts = _bibtex_entry_lines(text)
+    line_of = _Lines(text)
+    starts = [(line_of(m.start()), m.group(2)) for m in _BIBTEX_ENTRY.finditer(text)
+              if m.group(1).lower() not in _NOT_ENTRIES]
+    if not entries and not starts:
+        raise KgError(f"{path}: no BibTeX entries found")
+    # Entries come out in file order; match each to its "@type{key" line, key by key.
+    lines_by_key: dict[str, deque[int]] = defaultdict(deque)
+    for line, key in starts:
+        lines_by_key[key].append(line)
+    read: list[tuple[int, dict | Skip]] = []
     for entry in entries:
-        line = starts.get(entry.get("ID", ""), 1)
-        yield line, {
-            "id": entry.get("ID") or None,
-            "title": _plain(entry.get("title")),
-            "abstract": entry.get("abstract"),
-            "authors": [_plain(a) for a in re.split(r"\s+and\s+", entry["author"]) if a.strip()]
-            if entry.get("author") else None,
-            "year": entry.get("year"),
-            "venue": _plain(entry.get("journal") or entry.get("booktitle")),
-            "url": entry.get("url") or (f"https://doi.org/{entry['doi']}" if entry.get("doi") else None),
-            "keywords": entry.get("keywords"),
-        }
+        lines = lines_by_key.get(entry.get("ID", ""))
+        read.append((lines.popleft() if lines else 1, _bibtex_record(entry)))
+    for key, lines in lines_by_key.items():
+        for line in lines:
+            why = "BibTeX entry without a key" if not key else \
+                f"BibTeX entry {key!r} could not be read (an unclosed brace or quote?)"
+            read.append((line, Skip(why)))
+    yield from sorted(read, key=lambda r: r[0])
 
 
-def _bibtex_entry_lines(text: str) -> dict[str, int]:
-    """Entry key -> line its ``@type{key`` is on (bibtexparser keeps no positions)."""
-    lines: dict[str, int] = {}
-    for m in _BIBTEX_ENTRY.finditer(text):
-        if m.group(1).lower() not in ("comment", "string", "preamble"):
-            lines.setdefault(m.group(2), text.count("\n", 0, m.start()) + 1)
-    return lines
+def _bibtex_record(entry: dict) -> dict:
+    authors = entry.get("author")
+    return {
+        "id": entry.get("ID") or None,
+        "title": _plain(entry.get("title")),
+        "abstract": _unicode(entry.get("abstract")),
+        "authors": [_plain(a) for a in split_bibtex_names(authors)] if authors else None,
+        "year": entry.get("year"),
+        "venue": _plain(entry.get("journal") or entry.get("booktitle")),
+        "url": entry.get("url") or (f"https://doi.org/{entry['doi']}" if entry.get("doi") else None),
+        "keywords": _plain(entry.get("keywords")),
+    }
+
+
+def split_bibtex_names(names: str) -> list[str]:
+    """``author = {Doe, J. and {Barnes and Noble}}`` -> ["Doe, J.", "{Barnes and Noble}"]: split on
+    "and" (any case) outside braces."""
+    out, depth, start = [], 0, 0
+    for m in re.finditer(r"[{}]|\s+and\s+", names, re.IGNORECASE):
+        token = m.group(0)
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(names[start:m.start()])
+            start = m.end()
+    out.append(names[start:])
+    return [n.strip() for n in out if n.strip()]
+
+
+def _unicode(value: str | None) -> str | None:
+    # "G\"odel" -> "Gödel" before the LaTeX cleaner, which would drop the backslash only.
+    if not value:
+        return value
+    from bibtexparser.latexenc import latex_to_unicode
+
+    return latex_to_unicode(value)
 
 
 def _plain(value: str | None) -> str | None:
     # "{BERT}: Pre-training of {D}eep ..." -> "BERT: Pre-training of Deep ..."
-    return clean_latex(value) if value else None
+    return clean_latex(_unicode(value)) if value else None
 
 
-def ris_records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
+# --------------------------------------------------------------------------- RIS
+def ris_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
+    """Each "TY  -" line starts an entry, read on its own: an entry missing its "ER  -" cannot
+    swallow the next one, and every entry keeps its own line number."""
     import rispy
 
-    try:
-        entries = rispy.loads(text)
-    except Exception as exc:  # rispy raises plain IOError/ValueError subclasses on bad input
-        raise KgError(f"{path}: malformed RIS ({exc})") from None
-    if not entries:
-        raise KgError(f"{path}: no complete RIS entries found (each runs from a 'TY  -' line to an 'ER  -' line)")
-    starts = [i for i, line in enumerate(text.splitlines(), 1) if line.lstrip("\ufeff").startswith("TY  -")]
-    for i, entry in enumerate(entries):
-        urls = entry.get("urls") or []
-        doi = entry.get("doi")
-        yield (starts[i] if i < len(starts) else 1), {
-            "id": entry.get("id"),
-            "title": entry.get("title") or entry.get("primary_title"),
-            "abstract": entry.get("abstract") or entry.get("notes_abstract"),
-            "authors": entry.get("authors") or entry.get("first_authors"),
-            "year": _ris_year(entry.get("year") or entry.get("publication_year")),
-            "venue": entry.get("secondary_title") or entry.get("journal_name"),
-            "url": urls[0] if urls else (f"https://doi.org/{doi}" if doi else None),
-            "keywords": entry.get("keywords"),
-        }
+    line_of = _Lines(text)
+    starts = [m.start() for m in _RIS_START.finditer(text)]
+    if not starts:
+        raise KgError(f"{path}: no RIS entries found (each starts with a 'TY  -' line)")
+    for begin, end in zip(starts, starts[1:] + [len(text)]):
+        chunk = text[begin:end].lstrip("\ufeff")
+        end_tag = _RIS_END.search(chunk)
+        chunk = chunk[:end_tag.end()] if end_tag else chunk.rstrip() + "\nER  - \n"
+        line = line_of(begin)
+        try:
+            # Abstracts split over several AB (or N2) lines are kept whole.
+            (entry,) = rispy.loads(chunk, list_tags=[*rispy.LIST_TYPE_TAGS, "AB", "N2"])
+        except Exception as exc:  # rispy's errors are plain ValueErrors and the like
+            yield line, Skip(f"RIS entry could not be read ({exc})")
+            continue
+        yield line, _ris_record(entry)
+
+
+def _ris_record(entry: dict) -> dict:
+    urls = entry.get("urls") or []
+    doi = entry.get("doi")
+    abstract = entry.get("abstract") or entry.get("notes_abstract")
+    return {
+        "id": entry.get("id"),
+        "title": entry.get("title") or entry.get("primary_title"),
+        "abstract": " ".join(abstract) if isinstance(abstract, list) else abstract,
+        "authors": entry.get("authors") or entry.get("first_authors"),
+        "year": _ris_year(entry.get("year") or entry.get("publication_year")),
+        "venue": entry.get("secondary_title") or entry.get("journal_name"),
+        "url": urls[0] if urls else (f"https://doi.org/{doi}" if doi else None),
+        "keywords": entry.get("keywords"),
+    }
 
 
 def _ris_year(value: str | None) -> str | None:

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.bibliographic import bibtex_records, looks_like_bibtex, looks_like_ris, ris_records
+from kg.bibliographic import Skip, bibtex_records, looks_like_bibtex, looks_like_ris, ris_records
 from kg.errors import KgError
 from kg.jsonlines import json_lines, lines as file_lines
 from kg.latex import clean_latex
@@ -58,6 +58,10 @@ _FIELD_NAMES = {
     "id": ("id", "paperid", "key"),
 }
 _ABSTRACT_COLUMNS = frozenset(_FIELD_NAMES["abstract"])
+# What databases write where an abstract is missing (Scopus: "[No abstract available]").
+_NO_ABSTRACT = re.compile(r"[\[(]?\s*(?:no abstract(?: available)?|abstract not available|n/?a)\s*[\])]?\.?",
+                          re.IGNORECASE)
+_KNOWN_NAMES = frozenset(n for names in _FIELD_NAMES.values() for n in names) | {"content"}
 _ENGLISH_HINTS = frozenset(
     "the of and to in a is that for we on with as by are this an be from our which it these".split()
 )
@@ -169,16 +173,20 @@ def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
             if json_file:
                 raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})") from None
     if stripped.startswith("{"):
-        whole = _wrapped_list(text)
-        if whole is not None:  # {"data": [...]}: an API response saved as is
-            return _json_array_records(path, whole)
+        try:
+            whole = json.loads(text)
+        except ValueError:
+            whole = None  # JSON Lines (several objects), or broken
+        if isinstance(whole, dict):
+            return _json_object_records(path, whole)
     if stripped.startswith("{") and (json_file or _parses(stripped.split("\n", 1)[0])):
         return json_lines(path, text)
     if json_file:  # "null", a bare string: JSON, but not records
         raise KgError(f"{path}: expected a JSON array of objects or one JSON object per line")
-    if looks_like_bibtex(stripped):
+    # A reference manager's file may open with a header of its own: its name decides.
+    if suffix == ".bib" or looks_like_bibtex(stripped):
         return bibtex_records(path, text)
-    if looks_like_ris(stripped):
+    if suffix == ".ris" or looks_like_ris(stripped):
         return ris_records(path, text)
     delimiter = _table_header(stripped.split("\n", 1)[0])
     if delimiter:  # a CSV or TSV saved under another name
@@ -186,17 +194,17 @@ def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
     return _text_records(text)
 
 
-def _wrapped_list(text: str) -> list | None:
-    """The records of a JSON object whose one list of objects holds them ({"data": [...]},
-    {"notes": [...]}: Semantic Scholar and OpenReview responses), else None."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(data, dict) or _canonical_fields(data).get("abstract") is not None:
-        return None
-    lists = [v for v in data.values() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
-    return lists[0] if len(lists) == 1 else None
+def _json_object_records(path: Path, data: dict) -> Iterator[tuple[int, dict]]:
+    """One JSON object: a record itself, or an API response holding one list of records
+    ({"data": [...]} from Semantic Scholar, {"notes": [...]} from OpenReview)."""
+    if "sentences" in data or any(_field_key(str(k)) in _KNOWN_NAMES for k in data):
+        return iter([(1, data)])
+    lists = {k: v for k, v in data.items() if isinstance(v, list) and all(isinstance(x, dict) for x in v)}
+    if len(lists) == 1:
+        return _json_array_records(path, next(iter(lists.values())))
+    found = f"lists {', '.join(map(repr, lists))}" if lists else f"keys {', '.join(map(repr, list(data)[:8]))}"
+    raise KgError(f"{path}: a JSON object that is neither a record (no 'abstract') nor a response holding "
+                  f"one list of records (found {found})")
 
 
 def _parses(text: str) -> bool:
@@ -274,6 +282,9 @@ def _csv_records(path: Path, text: str, delimiter: str = ",") -> Iterator[tuple[
 
 def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
     warn = corpus.warnings.append
+    if isinstance(rec, Skip):
+        warn(f"{where}: {rec.why}; skipped")
+        return None
     if not isinstance(rec, dict):
         warn(f"{where}: expected an object with an 'abstract', got {_json_kind(rec)}; skipped")
         return None
@@ -286,7 +297,7 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
         warn(f"{where}: {what}; skipped")
         return None
     abstract = abstract.strip()
-    if not abstract:
+    if not abstract or _NO_ABSTRACT.fullmatch(abstract):
         warn(f"{where}: empty abstract; skipped")
         return None
     words = abstract.split()
@@ -314,7 +325,7 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
         abstract=abstract,
         text=text,
         source=where,
-        authors=_list_field(rec.get("authors")),
+        authors=_authors(rec.get("authors")),
         year=year,
         venue=_text_field(rec.get("venue")),
         url=_text_field(rec.get("url")),
@@ -331,8 +342,8 @@ def _canonical_fields(rec: dict) -> dict:
 
     OpenReview's notes hold their fields under "content", each as {"value": ...}; Semantic
     Scholar's authors are objects with a "name"."""
-    if isinstance(rec.get("content"), dict) and not any(_field_key(k) in _ABSTRACT_COLUMNS for k in rec):
-        rec = {**rec, **rec["content"]}
+    if isinstance(rec.get("content"), dict):  # the record's own fields first, then its content's
+        rec = {**rec["content"], **{k: v for k, v in rec.items() if k != "content"}}
     by_key: dict[str, object] = {}
     for k, v in rec.items():
         by_key.setdefault(_field_key(str(k)), v)
@@ -389,6 +400,13 @@ def _list_field(v: object) -> tuple[str, ...]:
     else:
         return ()
     return tuple(p.strip() for p in parts if p.strip())
+
+
+def _authors(v: object) -> tuple[str, ...]:
+    # "Doe, Jane" alone is one author written surname first (Zotero's CSV), not two.
+    if isinstance(v, str) and ";" not in v and "|" not in v and re.fullmatch(r"\s*[^,\s]+,\s*[^,\s]+\s*", v):
+        return (" ".join(v.split()),)
+    return _list_field(v)
 
 
 def _year(v: object) -> int | None:

@@ -13,12 +13,14 @@ _STYLE = re.compile(
     r"mathcal|mathbb|mathsf|operatorname|boldsymbol|bm)\s*\{([^{}]*)\}"
 )
 # A dropped citation takes the space or tie before it: "ImageNet~\cite{x}." reads "ImageNet.".
-_DROP = re.compile(r"[\s~]*\\(?:citep?|citet|citeauthor|cite|ref|eqref|label|footnote|url|href)\*?\s*(?:\[[^\]]*\])?\{[^{}]*\}")
+_DROP = re.compile(r"[\s~]*\\(?:citep?|citet|citeauthor|cite|ref|eqref|label|footnote|url)\*?\s*(?:\[[^\]]*\])?\{[^{}]*\}")
+_HREF = re.compile(r"\\href\s*\{[^{}]*\}\s*\{([^{}]*)\}")  # \href{url}{text} reads as its text
 _ESCAPED = {r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", r"\{": "{", r"\}": "}"}
-# Inline tags sit inside words ("H<sub>2</sub>O", "<b>FastNet</b>,"): removed outright.
-# Any other tag separates what is around it ("A<br>B", "</p><p>").
-_INLINE_TAG = re.compile(r"</?(?:a|abbr|b|code|em|font|i|mark|s|small|span|strong|sub|sup|tt|u)(?:\s[^<>]*)?>",
-                         re.IGNORECASE)
+# Inline tags sit inside words ("H<sub>2</sub>O", "<b>FastNet</b>,"): removed outright. Their
+# attributes must have values, so that "x<a and b>y" is not taken for one. Any other tag
+# separates what is around it ("A<br>B", "</p><p>").
+_INLINE_TAG = re.compile(r"</?(?:a|abbr|b|code|em|font|i|mark|s|small|span|strong|sub|sup|tt|u)"
+                         r"(?:\s+[\w:-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s<>]+))*\s*/?>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 # Symbols written as commands: "$9\times$" reads "9×", not "9times" (other commands keep their name).
 _SYMBOLS = {"times": "×", "pm": "±", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "approx": "≈",
@@ -29,6 +31,7 @@ _SYMBOL = re.compile(r"\\(%s)(?![A-Za-z])" % "|".join(sorted(_SYMBOLS, key=len, 
 
 def clean_latex(text: str) -> str:
     """Plain text for extraction: markup removed, words rejoined, white space collapsed."""
+    text = _HREF.sub(r"\1", text)
     text = _DROP.sub("", text)
     for _ in range(4):  # nested styles, innermost first
         new = _STYLE.sub(r"\1", text)

@@ -127,12 +127,14 @@ def _stemmer():
 
 # Endings that make another word, not another form of one: Snowball would fold "complexity" into
 # "complex", "objective" into "object", "computational" into "computer"; such words stay whole.
-_DERIVED = re.compile(r"(?:ity|ive|al|ness|ous|ful|able|ible|ic|ics|ism|ist|ally)$")
+_DERIVED = re.compile(r"(?:ity|ive|al|ness|ous|ful|able|ible|ic|ism|ist|ally)$")
 
 
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
     # Pure-Python Snowball is slow and a corpus has few distinct words.
+    if len(word) > 4 and word.endswith("ics"):
+        word = word[:-1]  # "metrics", "statistics": plurals singular() keeps ("physics")
     if len(word) > 4 and _DERIVED.search(word):
         return word
     return _stemmer().stemWord(word)

@@ -9,10 +9,11 @@ Task stay apart):
 * an acronym defined anywhere in the corpus as "Long Form (LF)" is merged
   with its long form, its plural too ("LLMs" -> "large language model");
 * a generic head after a name does not make a new entity: "Mistral models",
-  "the Llama2-7B model" and "the MS MARCO dataset" are "Mistral", "Llama2-7B" and
-  "MS MARCO", when what precedes the head is a name-shaped word or is itself an
-  entity of the same type in the corpus ("deep learning models" stays whole
-  unless "deep learning" is a Method somewhere);
+  "the Llama2-7B model family" and "the MS MARCO dataset" are "Mistral", "Llama2-7B" and
+  "MS MARCO", when what precedes the head is a name-shaped word, or is itself an
+  entity of the same type in the corpus and more than one common word ("deep
+  learning models" is "deep learning" only if that is a Method somewhere; "reward
+  model" is never "reward", but "summarization task" is "summarization");
 * version numbers do: "Llama-3.1" and "LLaMA" are different nodes, because
   users compare versions.
 """
@@ -52,9 +53,10 @@ _WORD_BREAK = re.compile(r"[\s\-\u2010-\u2015]+")  # spaces, hyphens and dashes
 _TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
 # Heads that add nothing to a name before them ("the Mistral models", "GSM8K benchmark").
 GENERIC_HEADS = frozenset("""model models method methods framework frameworks algorithm algorithms approach
-    approaches architecture architectures family families series variant variants baseline baselines backbone
+    approaches architecture architectures family families variant variants baseline baselines backbone
     backbones dataset datasets benchmark benchmarks suite suites corpus corpora collection environment
-    environments task tasks""".split())
+    environments task tasks problem problems""".split())  # not "series": "time series" is a thing
+_TASK_HEADS = frozenset({"task", "tasks", "problem", "problems"})
 
 
 def normalize(text: str) -> str:
@@ -147,13 +149,24 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     known = {(m.type, plain_key(m.type, m.text)) for ex in extractions for m in ex.mentions}
 
     def key_of(m: Mention) -> str:
-        k = plain_key(m.type, m.text)
-        name, _, head = m.text.strip().rpartition(" ")
-        if name and head.lower() in GENERIC_HEADS and "(" not in name:
+        text = m.text.strip()
+        # Generic heads come off one by one ("Mistral model family" -> "Mistral model" ->
+        # "Mistral"); the shortest name left that stands for the same thing is the key.
+        names = []
+        name, _, head = text.rpartition(" ")
+        while name and head.lower() in GENERIC_HEADS and "(" not in name:
+            names.append((name, head.lower()))
+            name, _, head = name.rpartition(" ")
+        for name, head in reversed(names):
             core = plain_key(m.type, name)
-            if core and ((m.type, core) in known or name_strength(name.split()[-1]) > 0):
+            last = name.split()[-1]
+            if name_strength(last) > 0:  # "Llama2-7B model"
                 return core
-        return k
+            # Otherwise the name must be an entity of its own, and more than a common word
+            # before a model-like head: "reward model" is no "reward", "summarization task" is.
+            if (m.type, core) in known and (" " in name or name[:1].isupper() or head in _TASK_HEADS):
+                return core
+        return plain_key(m.type, text)
 
     # Pass 2: group surface forms under their key.
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
@@ -169,8 +182,11 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     entities: dict[str, Entity] = {}
     for eid, forms in surfaces.items():
         etype = eid.split(":", 1)[0]
-        # Display the long form when an acronym was merged into it, else the commonest form.
-        ranked = sorted(forms, key=lambda s: (-(_multiword(s) and eid.endswith(normalize(s))), "(" in s, -forms[s], s))
+        # Display the long form when an acronym was merged into it, else the commonest form that is
+        # the key itself ("Mistral", not "Mistral models"), else the commonest form.
+        key = eid.split(":", 1)[1]
+        ranked = sorted(forms, key=lambda s: (not (_multiword(s) and normalize(s) == key), normalize(s) != key,
+                                              "(" in s, -forms[s], s))
         name = ranked[0]
         defined = _TRAILING_PARENS.match(name)
         if defined and _abbreviates(defined.group(2), defined.group(1)):

@@ -123,6 +123,8 @@ def test_markup_leaves_no_stray_spaces_inside_words_or_before_punctuation():
     assert clean_latex("H<sub>2</sub>O at 10<SUP>3</SUP> K") == "H2O at 103 K"
     assert clean_latex("as shown \\cite{smith20}. Next") == "as shown. Next"
     assert clean_latex("accuracy on ImageNet~\\cite{deng09}.") == "accuracy on ImageNet."
+    assert clean_latex("code at \\href{https://github.com/x}{GitHub}.") == "code at GitHub."
+    assert clean_latex("for x<a and b>y") == "for x y"  # no tag: attributes would have values
     # Block tags still separate words.
     assert clean_latex("<p>One.</p><p>Two.</p>A<br>B") == "One. Two. A B"
 
@@ -227,12 +229,24 @@ def test_a_zotero_csv_export_is_read_under_its_own_column_names(tmp_path):
                 '"Manual Tags"\n'
                 f'"ABCD1234","journalArticle","2017","Vaswani, Ashish; Shazeer, Noam","LOL paper","NeurIPS",'
                 f'"https://x.org/1","{A1}","attention; transformers"\n'
-                '"EFGH5678","journalArticle","2019","Devlin, Jacob","No abstract","NAACL","","",""\n')
+                '"EFGH5678","journalArticle","2019","Devlin, Jacob","No abstract","NAACL","","",""\n'
+                f'"IJKL9012","journalArticle","2020","Doe, Jane","One author","ACL","","{A2}",""\n')
     corpus = read_corpus(write(tmp_path, "My Library.csv", csv_text))
-    (p,) = corpus.papers
+    p, q = corpus.papers
+    assert q.authors == ("Doe, Jane",)  # one author, surname first
     assert (p.id, p.title, p.year, p.venue, p.url) == ("ABCD1234", "LOL paper", 2017, "NeurIPS", "https://x.org/1")
     assert p.authors == ("Vaswani, Ashish", "Shazeer, Noam") and p.keywords == ("attention", "transformers")
     assert corpus.warnings == [f"{tmp_path / 'My Library.csv'}:3: no abstract; skipped"]
+
+
+def test_a_database_placeholder_is_no_abstract(tmp_path):
+    rows = ["Authors,Title,Year,Source title,Abstract",
+            f'"Doe J., Roe R.",One,2020,ACL,"{A1}"',
+            "Roe R.,Two,2021,EMNLP,[No abstract available]",
+            "Poe P.,Three,2021,EMNLP,[No abstract available]"]
+    corpus = read_corpus(write(tmp_path, "scopus.csv", "\n".join(rows) + "\n"))
+    assert [p.title for p in corpus.papers] == ["One"] and corpus.papers[0].authors == ("Doe J.", "Roe R.")
+    assert corpus.skipped == 2 and corpus.merged == 0  # not one "abstract" and a duplicate of it
 
 
 def test_bibtex_entries_become_papers(tmp_path):
@@ -265,16 +279,52 @@ def test_openreview_notes_and_semantic_scholar_responses(tmp_path):
                                         "authors": {"value": ["Jane Doe"]}, "venue": {"value": "ICLR 2025"}}}
     (p,) = read_corpus(write(tmp_path, "notes.json", json.dumps([note]))).papers
     assert (p.id, p.title, p.authors, p.venue, p.text) == ("abc123", "LOL", ("Jane Doe",), "ICLR 2025", A1)
+    # The record's own fields come first; its content fills what they leave out.
+    both = {"id": "x1", "abstract": A2, "content": {"title": {"value": "From content"}, "abstract": {"value": A1}}}
+    (b,) = read_corpus(write(tmp_path, "both.jsonl", json.dumps(both) + "\n")).papers
+    assert (b.title, b.text) == ("From content", A2)
     response = {"total": 1, "data": [{"paperId": "649def", "title": "PMD", "abstract": A2, "year": 2024,
                                       "authors": [{"authorId": "1", "name": "Jane Doe"}]}]}
     (q,) = read_corpus(write(tmp_path, "s2.json", json.dumps(response, indent=2))).papers
     assert (q.id, q.title, q.year, q.authors) == ("649def", "PMD", 2024, ("Jane Doe",))
 
 
-@pytest.mark.parametrize("name,content,message", [
-    ("bad.bib", "@article{x, title={unclosed, abstract={We propose a method.}\n", "no complete BibTeX entries"),
-    ("open.ris", "TY  - JOUR\nAB  - We propose a method for parsing.\n", "no complete RIS entries"),
-])
-def test_a_broken_bibliography_is_one_error_naming_the_file(tmp_path, name, content, message):
-    with pytest.raises(KgError, match=message):
-        read_corpus(write(tmp_path, name, content))
+def test_a_bibliography_loses_no_entry_silently(tmp_path):
+    # A header line before the first entry, an entry the parser cannot read, a key used twice,
+    # LaTeX accents and a brace-protected name with "and" inside.
+    bib = ("Exported from MyRefs on 2024-01-01\n\n"                                     # 1
+           f"@article{{a1, title={{On G\\\"odel}}, author={{M\\\"uller, T. and {{Barnes and Noble}}}},\n"
+           f"  abstract={{{A1}}}}}\n"                                                       # 3-4
+           "@article{broken, title={Never closed, abstract={We propose nothing at all here.}\n"  # 5
+           f"@article{{a1, title={{Again}}, abstract={{{A2}}}}}\n")                          # 6
+    corpus = read_corpus(write(tmp_path, "refs.bib", bib))
+    (p,) = corpus.papers
+    assert (p.title, p.authors) == ("On Gödel", ("Müller, T.", "Barnes and Noble"))
+    where = str(tmp_path / "refs.bib")
+    assert p.source == f"{where}:3"
+    assert corpus.warnings == [f"{where}:5: BibTeX entry 'broken' could not be read (an unclosed brace or quote?); "
+                               "skipped", f"{where}:6: id 'a1' used twice; skipped"]
+
+
+def test_ris_entries_stand_alone(tmp_path):
+    # A publisher's header, an entry without its "ER" line, an abstract over two AB lines.
+    ris = ("Provider: Some Publisher\nDatabase: Journals\n\n"                          # 1-3
+           "TY  - JOUR\nTI  - One\nAB  - We propose FastNet for parsing.\n\n"           # 4-7
+           "TY  - JOUR\nTI  - Two\nAB  - We study dependency parsing of long documents\n"   # 8-10
+           "AB  - with transformers.\nER  - \n")                                         # 11-12
+    corpus = read_corpus(write(tmp_path, "refs.ris", ris))
+    one, two = corpus.papers
+    assert (one.title, one.source) == ("One", f"{tmp_path / 'refs.ris'}:4")
+    assert (two.title, two.source) == ("Two", f"{tmp_path / 'refs.ris'}:8")
+    assert two.abstract == "We study dependency parsing of long documents with transformers."
+
+
+def test_json_objects_that_hold_no_records_are_one_clear_error(tmp_path):
+    with pytest.raises(KgError, match="neither a record .*found lists 'a', 'b'"):
+        read_corpus(write(tmp_path, "r.json", '{"a": [{"x": 1}], "b": [{"y": 2}]}'))
+    with pytest.raises(KgError, match="no abstracts found"):
+        read_corpus(write(tmp_path, "empty.json", '{"total": 0, "data": []}'))
+    # A single record is a record, even when a list of objects sits inside it.
+    rec = {"paperId": "1", "title": "T", "abstract": None, "authors": [{"name": "Jane Doe"}]}
+    with pytest.raises(KgError, match="no abstracts found \\(no abstract\\)"):
+        read_corpus(write(tmp_path, "one.json", json.dumps(rec)))

@@ -93,6 +93,7 @@ def test_a_proper_noun_before_a_dataset_head_is_a_dataset():
     assert cued("We test it on the Atari benchmark.") == {"Atari": "Dataset"}
     # A method head after such a word is not enough ("the Markov model" is no Method "Markov").
     assert cued("We fit the Markov model to the data.") == {}
+    assert cued("Ablations on the Gaussian data show gains.") == {}  # "data" only describes
 
 
 def test_task_phrases_need_a_noun_before_a_trusted_task_head():

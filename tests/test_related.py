@@ -118,6 +118,15 @@ def test_a_derived_word_is_not_the_word_it_comes_from():
     assert {s.name.lower() for s in row.shared} == {"complexity", "objectives"}
 
 
+def test_plural_forms_in_ics_are_one_concept():
+    g = corpus_graph({
+        "a": ("One", [("summary statistics", "Metric")], []),
+        "b": ("Two", [("summary statistic", "Metric")], []),
+    })
+    (row,) = related(g, "a", k=5)  # Snowball alone: "statist" and "statistic"
+    assert row.id == "b" and {s.name.lower() for s in row.shared} & {"summary statistic", "summary statistics"}
+
+
 def test_key_concepts_and_aliases_count():
     g = corpus_graph({
         "p": ("Sparse attention", [], ["sparse attention kernels"]),

@@ -100,3 +100,16 @@ def test_an_acronym_of_a_dashed_long_form_merges_with_it():
     r = resolve([p], [extraction(p, ("Karush–Kuhn–Tucker", "Method"), ("KKT", "Method"))])
     (entity,) = r.entities.values()
     assert entity.name == "Karush–Kuhn–Tucker" and set(entity.aliases) == {"Karush–Kuhn–Tucker", "KKT"}
+
+
+def test_generic_heads_come_off_one_by_one_but_not_from_a_common_word():
+    p = paper("a", "The Mistral model family, a Mistral model and Mistral; a reward model and a reward; "
+                   "the summarization task and summarization; time series and time.")
+    r = resolve([p], [extraction(p, ("Mistral model family", "Method"), ("Mistral model", "Method"),
+                                 ("Mistral", "Method"), ("reward model", "Method"), ("reward", "Method"),
+                                 ("summarization task", "Task"), ("summarization", "Task"),
+                                 ("time series", "Dataset"), ("time", "Dataset"))])
+    assert set(r.entities) == {"Method:mistral", "Method:reward model", "Method:reward", "Task:summarization",
+                               "Dataset:time series", "Dataset:time"}
+    # Named by the form that is the entity itself, however often the longer ones occur.
+    assert r.entities["Method:mistral"].name == "Mistral"

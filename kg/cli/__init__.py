@@ -41,7 +41,7 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except _USAGE_ERRORS as exc:  # usage errors: click's own one-line message
         # Typer 0.29 reports a bad choice through pydantic, whose text starts "Value error, ".
-        exc.message = exc.message.replace("Value error, ", "")
+        exc.message = exc.message.removeprefix("Value error, ")
         exc.show()
         sys.exit(2)
     except (KeyboardInterrupt, *_ABORTS):

@@ -224,6 +224,7 @@ _PROPOSE_BEFORE = re.compile(r"\b(?:we|paper|work)\s+(?:also\s+|first\s+|then\s+
                              % "|".join(v.rstrip("e") for v in PROPOSE_VERBS))
 MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"}
+COLLECTION_HEADS = {"benchmark", "dataset", "corpus", "suite", "treebank", "database", "leaderboard", "testbed"}
 PLURAL_HEADS = {"models", "datasets", "benchmarks", "environments", "suites", "corpora", "families", "llms"}
 
 
@@ -329,10 +330,11 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
                 j += 1
             if j < len(doc):
                 ht = _head_type(doc[j].text)
-                # A plain proper noun takes a dataset head ("the Atari benchmark"), but a singular
-                # method head only rates it ("the Markov model", "a Bayesian framework").
+                # A plain proper noun takes a named-collection head ("the Atari benchmark"), but
+                # "data" or a singular method head only rate it ("the Gaussian data", "the Markov
+                # model", "a Bayesian framework").
                 if ht in ("Method", "Dataset") and (doc[j].pos_ in ("NOUN", "PROPN") or ht == "Dataset") \
-                        and (strength > 0 or doc[j].lower_ in PLURAL_HEADS or ht == "Dataset"):
+                        and (strength > 0 or doc[j].lower_ in PLURAL_HEADS or doc[j].lower_ in COLLECTION_HEADS):
                     cue, score = ht, 0.85
         # A head noun introducing a list: "two retrieval benchmarks, i.e., X and Y", "models such as X".
         if cue is None:
