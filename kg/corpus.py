@@ -44,7 +44,6 @@ MAX_WORDS = 20_000  # longer abstracts are truncated (with a warning): nothing r
 _HEADER_MAX_WORDS = 20
 _LIST_MARKER = re.compile(r"^(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")  # "[1] ", "(2) ", "3. " before an abstract
 _LINE_ABSTRACT_WORDS = 40  # every line at least this long: one abstract per line, not a wrapped paragraph
-_FIELDS = ("id", "title", "authors", "year", "venue", "url", "keywords")
 # The names these fields go by in common exports (Zotero and Scopus CSV, Semantic Scholar,
 # OpenReview, arXiv dumps), compared in lower case without spaces, dashes or underscores.
 _FIELD_NAMES = {
