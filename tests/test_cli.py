@@ -320,3 +320,17 @@ def test_a_long_run_of_input_warnings_is_cut_short_and_kept_in_the_manifest(tmp_
     assert len(lines) == 21 and lines[0] == f"kg: warning: {bib}:1: no abstract; skipped"
     assert lines[-1] == f'kg: warning: ... and 10 more like these; {out / "build.json"} lists them all under "warnings"'
     assert len(json.loads((out / "build.json").read_text())["warnings"]) == 30
+
+
+def test_stats_reports_a_build_without_rebuilding_it(seed_build):
+    proc = kg("stats", "--db", str(seed_build), check=True)
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith(f"{seed_build}/") and "  papers        19" in lines
+    manifest = json.loads((seed_build / "build.json").read_text())
+    assert f"  resolution    {manifest['resolution']};" in proc.stdout
+    assert any(line.startswith("  top methods   ") for line in lines)
+    report = json.loads(kg("stats", "--db", str(seed_build), "--format", "json", "--top", "2", check=True).stdout)
+    assert report["papers"] == 19 and report["entities"] == manifest["entities"]
+    methods = report["top"]["Method"]
+    assert len(methods) == 2 and methods[0]["papers"] >= methods[1]["papers"] >= 1
+    assert 0 < report["merged_entities"] < sum(report["entities"].values())

@@ -19,6 +19,13 @@ class Format(str, Enum):
     csv = "csv"
 
 
+class ReportFormat(str, Enum):
+    """For one report rather than rows: a text table or one JSON object."""
+
+    table = "table"
+    json = "json"
+
+
 DbOption = Annotated[
     Path | None,
     typer.Option("--db", help="Build directory to read (default: the most recent build under exports/).",

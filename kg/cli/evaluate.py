@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from kg.cli.app import app
+from kg.cli.common import ReportFormat
 
 
 class Match(str, Enum):
@@ -16,17 +17,12 @@ class Match(str, Enum):
     partial = "partial"
 
 
-class EvalFormat(str, Enum):
-    table = "table"
-    json = "json"
-
-
 @app.command("eval")
 def eval_command(
     gold: Annotated[Path, typer.Argument(help="Gold file: SciERC JSON Lines or the generic gold format.",
                                          show_default=False)],
     match: Annotated[Match, typer.Option("--match", help="exact or partial (whole-word containment).")] = Match.exact,
-    fmt: Annotated[EvalFormat, typer.Option("--format", help="table or json.")] = EvalFormat.table,
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="table or json.")] = ReportFormat.table,
     no_keybert: Annotated[bool, typer.Option("--no-keybert", help="Skip KeyBERT (scores do not use it).")] = False,
 ) -> None:
     """Extract entities from the abstracts of GOLD and print precision, recall and F1.
@@ -43,7 +39,7 @@ def eval_command(
     from kg.extract import Extractor
 
     report = evaluate(gold, Extractor(use_keybert=not no_keybert), match=match.value)
-    if fmt == EvalFormat.json:
+    if fmt == ReportFormat.json:
         typer.echo(json.dumps(report))
     else:
         typer.echo(format_table(report))

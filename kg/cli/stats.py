@@ -1,0 +1,50 @@
+"""kg stats: what a build holds, without rebuilding it."""
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from kg.cli.app import app
+from kg.cli.common import DbOption, ReportFormat, build_from
+
+
+@app.command("stats")
+def stats_command(
+    db: DbOption = None,
+    top: Annotated[int, typer.Option("--top", min=0, help="Most used entities to list per type.")] = 5,
+    fmt: Annotated[ReportFormat, typer.Option("--format", "-f", help="A text report, or one JSON object.")] = ReportFormat.table,
+) -> None:
+    """Summarize a build: papers, entities and relationships, how resolution merged
+    surface forms, and the entities most papers mention.
+
+    \b
+    Examples:
+      kg stats
+      kg stats --db exports/my_list --top 10
+      kg stats --format json
+    """
+    from kg.stats import build_stats
+
+    b = build_from(db)
+    s = build_stats(b.graph(), b.manifest, top=top)
+    if fmt == ReportFormat.json:
+        typer.echo(json.dumps(s.to_json(), ensure_ascii=False, indent=2))
+        return
+    lines = [
+        f"{b.path}/  ({s.name}, built {s.created[:19].replace('T', ' ')} by kg {s.kg_version})",
+        f"  corpus        {s.corpus}",
+        f"  papers        {s.papers}" + (f"  ({s.skipped} skipped, {s.merged_duplicates} duplicates merged)"
+                                         if s.skipped or s.merged_duplicates else ""),
+        "  entities      " + ", ".join(f"{n} {t}" for t, n in s.entities.items()),
+        "  relationships " + ", ".join(f"{n} {t}" for t, n in s.relationships.items()),
+        f"  resolution    {s.resolution}; {s.merged_entities} entities merge several forms"
+        " (kg query merged_entities)",
+    ]
+    if s.warnings:
+        lines.append(f"  warnings      {s.warnings} about the input (listed in build.json)")
+    for etype, rows in s.top.items():
+        if rows:
+            lines.append(f"  top {etype.lower() + 's':<9} " + "; ".join(f"{e.name} ({e.papers})" for e in rows))
+    typer.echo("\n".join(lines))

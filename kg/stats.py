@@ -1,0 +1,63 @@
+"""What a build holds, read back from it: counts, how entity resolution merged, the most used entities.
+
+``kg build`` prints most of this when it finishes; ``kg stats`` (and a notebook) can ask again
+later without rebuilding.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import networkx as nx
+
+from kg.records import ENTITY_TYPES
+from kg.graph import entities_of
+
+
+@dataclass(frozen=True)
+class TopEntity:
+    name: str
+    papers: int  # papers that mention it
+    aliases: int  # surface forms merged into it
+
+
+@dataclass(frozen=True)
+class BuildStats:
+    name: str
+    corpus: str
+    created: str
+    kg_version: str
+    papers: int
+    skipped: int
+    merged_duplicates: int
+    entities: dict[str, int]
+    relationships: dict[str, int]
+    resolution: str
+    merged_entities: int  # entities with more than one surface form
+    warnings: int
+    top: dict[str, list[TopEntity]]  # per entity type, most papers first
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def build_stats(g: nx.DiGraph, manifest: dict, top: int = 5) -> BuildStats:
+    tops: dict[str, list[TopEntity]] = {}
+    for label in ENTITY_TYPES:
+        nodes = [g.nodes[n] for n in entities_of(g, label)]
+        nodes.sort(key=lambda d: (-d.get("papers", 0), d["name"].lower()))
+        tops[label] = [TopEntity(d["name"], d.get("papers", 0), len(d.get("aliases", ()))) for d in nodes[:top]]
+    return BuildStats(
+        name=manifest.get("name", ""),
+        corpus=manifest.get("corpus", ""),
+        created=manifest.get("created", ""),
+        kg_version=manifest.get("kg_version", ""),
+        papers=manifest.get("papers", 0),
+        skipped=manifest.get("skipped", 0),
+        merged_duplicates=manifest.get("merged_duplicates", 0),
+        entities=manifest.get("entities", {}),
+        relationships=manifest.get("relationships", {}),
+        resolution=manifest.get("resolution", ""),
+        merged_entities=sum(len(g.nodes[n].get("aliases", ())) > 1 for n in entities_of(g)),
+        warnings=len(manifest.get("warnings", ())),
+        top=tops,
+    )
