@@ -18,17 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import ladybug
-import pyarrow as pa
 import networkx as nx
 
 from kg import schema
 from kg.errors import KgError
 
 _BATCH = 20_000  # rows converted to Arrow at a time
-_ARROW = {
-    "STRING": pa.string(), "INT64": pa.int64(), "DOUBLE": pa.float64(),
-    "STRING[]": pa.list_(pa.string()), "INT64[]": pa.list_(pa.int64()),
-}
 # The engine's default buffer pool is most of the machine's memory and a bulk load fills
 # what it is given, so writes get a pool sized to the graph: 512 MB up to ~25k papers, then
 # 20 kB per paper (a 100k-paper COPY of the Paper table alone needs more than 1 GB to
@@ -206,7 +201,11 @@ def _copy(store: Store, table: str, columns: dict[str, str], rows: Iterable[dict
     seen from the third batch on), and UNWIND-ed parameter lists cost gigabytes at 10k
     papers; an Arrow table built batch by batch is compact and copies in one statement.
     """
-    schema = pa.schema([(name, _ARROW[typ]) for name, typ in columns.items()])
+    import pyarrow as pa  # here, not at the top: commands that only read the store skip its import
+
+    arrow = {"STRING": pa.string(), "INT64": pa.int64(), "DOUBLE": pa.float64(),
+             "STRING[]": pa.list_(pa.string()), "INT64[]": pa.list_(pa.int64())}
+    schema = pa.schema([(name, arrow[typ]) for name, typ in columns.items()])
     batches = [pa.RecordBatch.from_pylist(batch, schema=schema) for batch in _batches(rows, _BATCH)]
     check()
     if batches:
