@@ -3,6 +3,7 @@
 
     python bench/incremental.py                 # 2,000 abstracts, then 2,020
     python bench/incremental.py --n 2000 --added 20
+    python bench/incremental.py --workers 2     # both builds with `--workers 2`
 
 Runs `kg build --cache DIR` twice as a user does, each a whole CLI process (so model loading
 counts): cold (empty cache), then the same corpus plus `--added` new abstracts (only those are
@@ -24,8 +25,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from corpora import replicate, write_jsonl  # noqa: E402
 
 
-def timed_build(corpus: Path, out: Path, cache: Path) -> tuple[float, dict]:
-    cmd = [sys.executable, "-m", "kg", "build", str(corpus), "--out", str(out), "--cache", str(cache), "--quiet"]
+def timed_build(corpus: Path, out: Path, cache: Path, workers: int) -> tuple[float, dict]:
+    cmd = [sys.executable, "-m", "kg", "build", str(corpus), "--out", str(out), "--cache", str(cache), "--quiet",
+           "--workers", str(workers)]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     dt = time.perf_counter() - t0
@@ -39,17 +41,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--added", type=int, default=None, help="new abstracts (default: 1%% of --n)")
+    ap.add_argument("--workers", type=int, default=1)
     args = ap.parse_args()
     added = args.added if args.added is not None else max(1, args.n // 100)
     records = list(replicate(args.n + added))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         write_jsonl(records[: args.n], tmp / "corpus.jsonl")
-        cold, t_cold = timed_build(tmp / "corpus.jsonl", tmp / "out", tmp / "cache")
+        cold, t_cold = timed_build(tmp / "corpus.jsonl", tmp / "out", tmp / "cache", args.workers)
         write_jsonl(records, tmp / "corpus.jsonl")
-        warm, t_warm = timed_build(tmp / "corpus.jsonl", tmp / "out", tmp / "cache")
+        warm, t_warm = timed_build(tmp / "corpus.jsonl", tmp / "out", tmp / "cache", args.workers)
     print(json.dumps({
-        "abstracts": args.n, "added": added,
+        "abstracts": args.n, "added": added, "workers": args.workers,
         "cold_s": round(cold, 2), "incremental_s": round(warm, 2), "ratio": round(warm / cold, 3),
         "cold_stages_s": t_cold, "incremental_stages_s": t_warm,
     }, indent=2))

@@ -2,7 +2,8 @@
 
 Both writers stream node by node and edge by edge: building NetworkX's
 node-link dict and then one JSON string, or its in-memory XML tree, costs
-several times the graph itself, gigabytes at 100k papers.
+several times the graph itself, gigabytes at 100k papers. JSON is written by
+orjson, several times faster than the standard library's encoder.
 """
 from __future__ import annotations
 
@@ -13,22 +14,22 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 import networkx as nx
+import orjson
 
 from kg.errors import KgError
 
 
 def write_json(g: nx.DiGraph, path: Path) -> None:
     """NetworkX node-link JSON (``edges="links"``), the layout ``read_json`` and ``nx.node_link_graph`` read."""
-    enc = json.JSONEncoder(ensure_ascii=False)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write('{"directed": %s, "multigraph": false, "graph": %s, "nodes": ['
-                % (json.dumps(g.is_directed()), enc.encode(g.graph)))
+    with open(path, "wb") as f:
+        f.write(b'{"directed":%s,"multigraph":false,"graph":%s,"nodes":['
+                % (orjson.dumps(g.is_directed()), orjson.dumps(g.graph)))
         for i, (n, d) in enumerate(g.nodes(data=True)):
-            f.write(("," if i else "") + enc.encode({**d, "id": n}))
-        f.write('], "links": [')
+            f.write((b"," if i else b"") + orjson.dumps({**d, "id": n}))
+        f.write(b'],"links":[')
         for i, (u, v, d) in enumerate(g.edges(data=True)):
-            f.write(("," if i else "") + enc.encode({**d, "source": u, "target": v}))
-        f.write("]}")
+            f.write((b"," if i else b"") + orjson.dumps({**d, "source": u, "target": v}))
+        f.write(b"]}")
 
 
 def read_json(path: Path) -> nx.DiGraph:
@@ -46,7 +47,7 @@ def _flat(attrs: dict) -> Iterator[tuple[str, object]]:
     """GraphML holds no lists or nulls: lists become JSON text, nulls are dropped."""
     for k, v in attrs.items():
         if v is not None:
-            yield k, json.dumps(v, ensure_ascii=False) if isinstance(v, (list, tuple, dict)) else v
+            yield k, orjson.dumps(v).decode("utf-8") if isinstance(v, (list, tuple, dict)) else v
 
 
 def _kind(v: object) -> str:

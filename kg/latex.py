@@ -16,12 +16,14 @@ _STYLE = re.compile(
 _DROP = re.compile(r"[\s~]*\\(?:citep?|citet|citeauthor|cite|ref|eqref|label|footnote|url)\*?\s*(?:\[[^\]]*\])?\{[^{}]*\}")
 _HREF = re.compile(r"\\href\s*\{[^{}]*\}\s*\{([^{}]*)\}")  # \href{url}{text} reads as its text
 _ESCAPED = {r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", r"\{": "{", r"\}": "}"}
-# Inline tags sit inside words ("H<sub>2</sub>O", "<b>FastNet</b>,"): removed outright. Their
-# attributes must have values, so that "x<a and b>y" is not taken for one. Any other tag
-# separates what is around it ("A<br>B", "</p><p>").
-_INLINE_TAG = re.compile(r"</?(?:a|abbr|b|code|em|font|i|mark|s|small|span|strong|sub|sup|tt|u)"
-                         r"(?:\s+[\w:-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s<>]+))*\s*/?>", re.IGNORECASE)
-_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+# A tag's attributes must have values, so that the comparisons of "x<a and b>y" are not taken
+# for one. Inline tags sit inside words ("H<sub>2</sub>O", "<b>FastNet</b>,"): removed outright.
+# Any other tag separates what is around it ("A<br>B", "</p><p>", "<jats:p>").
+_ATTRS = r"""(?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s<>]+))*\s*/?>"""
+# Crossref's JATS abstracts spell them with a prefix: "<jats:italic>", "<jats:sub>".
+_INLINE_TAG = re.compile(r"</?(?:[\w-]+:)?(?:a|abbr|b|bold|code|em|font|i|italic|mark|monospace|s|sc|small|span|"
+                         r"strong|sub|sup|tt|u|underline)" + _ATTRS, re.IGNORECASE)
+_TAG = re.compile(r"</?[A-Za-z][\w:.-]*" + _ATTRS)
 # Symbols written as commands: "$9\times$" reads "9×", not "9times" (other commands keep their name).
 _SYMBOLS = {"times": "×", "pm": "±", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "approx": "≈",
             "sim": "~", "cdot": "·", "infty": "∞", "rightarrow": "→", "to": "→", "neq": "≠", "ll": "≪",

@@ -166,7 +166,8 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             from kg.view import write_views
 
             t = time.perf_counter()
-            write_views(result.graph, tmp, corpus=result.corpus.name, related=related, fresh=True)
+            write_views(result.graph, tmp, corpus=result.corpus.name, related=related, fresh=True,
+                        workers=options.workers)
             timings["write_views"] = time.perf_counter() - t
         manifest = {
             "kg_version": __version__,

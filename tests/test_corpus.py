@@ -124,7 +124,12 @@ def test_markup_leaves_no_stray_spaces_inside_words_or_before_punctuation():
     assert clean_latex("as shown \\cite{smith20}. Next") == "as shown. Next"
     assert clean_latex("accuracy on ImageNet~\\cite{deng09}.") == "accuracy on ImageNet."
     assert clean_latex("code at \\href{https://github.com/x}{GitHub}.") == "code at GitHub."
-    assert clean_latex("for x<a and b>y") == "for x y"  # no tag: attributes would have values
+    # No tag: a tag's attributes have values. The words between the comparisons stay.
+    assert clean_latex("for x<a and b>y") == "for x<a and b>y"
+    assert clean_latex("if p<q and r>s holds") == "if p<q and r>s holds"
+    assert clean_latex("<jats:p>H<jats:sub>2</jats:sub>O</jats:p><jats:p>Next</jats:p>") == "H2O Next"
+    assert clean_latex('<jats:p>We study <jats:italic>X</jats:italic>.</jats:p>') == "We study X."
+    assert clean_latex('A<br/>B <img src=x onerror=alert(1)>C <p class="a b">D</p>') == "A B C D"
     # Block tags still separate words.
     assert clean_latex("<p>One.</p><p>Two.</p>A<br>B") == "One. Two. A B"
 

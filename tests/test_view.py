@@ -225,3 +225,29 @@ def test_a_build_over_the_page_limit_writes_pages_for_drawn_nodes_and_links_only
         for h in _hrefs(data, data.get("related", {})):
             assert (tmp_path / "views" / h).is_file(), (page.name, h)
     assert "kg view --paper ID" in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+def test_pages_written_by_two_worker_processes_are_the_pages_one_process_writes(tmp_path, monkeypatch):
+    import kg.view
+
+    g = view_corpus()
+    write_views(g, tmp_path / "one", corpus="c")
+    monkeypatch.setattr(kg.view, "MIN_PARALLEL_PAGES", 0)  # five papers are too few to fork for otherwise
+    monkeypatch.setattr(kg.view, "PAGES_PER_TASK", 2)
+    write_views(g, tmp_path / "two", corpus="c", workers=2)
+    one, two = (sorted(p.relative_to(d) for p in d.rglob("*.html")) for d in (tmp_path / "one", tmp_path / "two"))
+    assert one == two and len(one) == 1 + len(papers_of(g)) + len(entities_of(g))
+    for rel in one:
+        assert (tmp_path / "two" / rel).read_bytes() == (tmp_path / "one" / rel).read_bytes(), rel
+
+
+def test_a_failing_page_worker_fails_the_views_in_the_main_process(tmp_path, monkeypatch):
+    import kg.view
+
+    def broken(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(kg.view, "MIN_PARALLEL_PAGES", 0)
+    monkeypatch.setattr(kg.view, "concept_view", broken)  # the workers fork with it in place
+    with pytest.raises(OSError, match="No space left"):
+        write_views(view_corpus(), tmp_path, corpus="c", workers=2)

@@ -24,7 +24,7 @@ def build_command(
     keybert: Annotated[bool, typer.Option("--keybert/--no-keybert", help="Rank key concepts with KeyBERT.")] = True,
     related_k: Annotated[int, typer.Option("--related-k", min=0, help="RELATED_TO links stored per paper (0: none).")] = 10,
     views: Annotated[bool, typer.Option("--views/--no-views", help="Write the interactive HTML views.")] = True,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Processes that parse the abstracts; 2 on a 2-core machine is about 1.5x faster for a few hundred abstracts or more.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Processes that parse the abstracts and write the pages; 2 on a 2-core machine is about 1.5x faster for a few hundred abstracts or more.")] = 1,
     cache: Annotated[Path | None, typer.Option("--cache", help="Extraction cache folder (default: $KG_CACHE_DIR or .kg-cache).",
                                                show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Extract everything afresh; read and write no cache.")] = False,

@@ -10,14 +10,15 @@ Ctrl-C and the main process terminates them when the stream ends early.
 """
 from __future__ import annotations
 
-import multiprocessing
-import signal
-import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
 from spacy.tokens import Doc
+
+from kg.forks import can_fork, forked_pool
+
+__all__ = ["can_fork", "parse"]
 
 CHUNK = 32  # texts per task
 IN_FLIGHT = 4  # tasks queued per worker
@@ -29,7 +30,6 @@ _worker_disable: list[str] = []
 
 def _init(nlp, disable: list[str]) -> None:
     global _worker_nlp, _worker_disable
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
     _worker_nlp, _worker_disable = nlp, disable
 
 
@@ -37,25 +37,9 @@ def _parse(texts: list[str]) -> list[bytes]:
     return [doc.to_bytes() for doc in _worker_nlp.pipe(texts, disable=_worker_disable)]
 
 
-def can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
 def parse(nlp, items: Iterable[tuple[str, object]], workers: int, disable: list[str]) -> Iterator[tuple[Doc, object]]:
     """(Doc, context) for each (text, context) of ``items``, in order, parsed by ``workers`` processes."""
-    ctx = multiprocessing.get_context("fork")
-    got: list[int] = []
-    main = threading.current_thread() is threading.main_thread()
-    # A Ctrl-C while the workers are forked is kept for the line after (not lost, no traceback).
-    previous = signal.signal(signal.SIGINT, lambda s, f: got.append(s)) if main else None
-    try:
-        pool = ctx.Pool(workers, initializer=_init, initargs=(nlp, disable))
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
-    try:
-        if got:
-            raise KeyboardInterrupt
+    with forked_pool(workers, _init, (nlp, disable)) as pool:
         items = iter(items)
         pending: deque = deque()
         while True:
@@ -69,7 +53,3 @@ def parse(nlp, items: Iterable[tuple[str, object]], workers: int, disable: list[
             contexts, result = pending.popleft()
             for ctx_obj, data in zip(contexts, result.get()):
                 yield Doc(nlp.vocab).from_bytes(data), ctx_obj
-        pool.close()
-        pool.join()
-    finally:
-        pool.terminate()  # a no-op after close/join; stops the workers on Ctrl-C or an error

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
 
+from kg import forks
 from kg.builds import INDEX_HTML, MANIFEST, VIEWS
 from kg.graph import entities_of, papers_of
 from kg.related import RelatedPaper, related_all
@@ -34,6 +36,9 @@ RELATED_K = 10  # related papers listed per paper on the pages
 # A build writes a page for every node up to this many nodes; above it (tens of thousands of
 # papers) only for the nodes the overview draws, and `kg view --paper/--concept` writes others.
 PAGE_LIMIT = 20_000
+# Below this many pages forking costs more than it saves.
+MIN_PARALLEL_PAGES = 200
+PAGES_PER_TASK = 50
 
 
 def _corpus(build_dir: Path, corpus: str | None = None) -> str:
@@ -103,13 +108,14 @@ def write_concept_view(g: nx.DiGraph, build_dir: Path, entity_id: str) -> Path:
 
 def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpus: str | None = None,
                 related: dict[str, list[RelatedPaper]] | None = None, page_limit: int = PAGE_LIMIT,
-                fresh: bool = False) -> Path:
+                fresh: bool = False, workers: int = 1) -> Path:
     """Write the overview and the paper and concept pages of a build; returns index.html's path.
 
     ``corpus`` names the corpus on the pages (default: the build manifest's name, else the folder's);
     ``related`` is a precomputed ``related_all(g, RELATED_K)``. Up to ``page_limit`` nodes every
     node gets a page; above it only the nodes the overview draws do. ``fresh``: ``build_dir`` is
     a folder no one reads yet, so pages are written in place rather than each swapped in.
+    ``workers`` > 1: pages are built and written by that many forked processes.
     """
     build_dir = Path(build_dir)
     related = related_all(g, RELATED_K) if related is None else related
@@ -123,8 +129,37 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
         paged = set(keep_papers) | set(keep_ents)
         papers, ents = keep_papers, keep_ents
         has_page = paged.__contains__
-    for pid in papers:
-        _write(views / paper_page(pid), _view_html(paper_view(g, corpus, pid, related, has_page)), not fresh)
-    for eid in ents:
-        _write(views / concept_page(eid), _view_html(concept_view(g, corpus, eid, has_page=has_page)), not fresh)
+    job = _PageJob(g, views, corpus, related, has_page, atomic=not fresh)
+    nodes = [(True, p) for p in papers] + [(False, e) for e in ents]
+    if workers > 1 and len(nodes) >= MIN_PARALLEL_PAGES and forks.can_fork():
+        forks.run(job, _chunks(nodes, PAGES_PER_TASK), workers)
+    else:
+        job(nodes)
     return write_overview(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)
+
+
+@dataclass
+class _PageJob:
+    """Writes the pages of a list of (is_paper, node id); run in forked workers, which inherit it."""
+
+    g: nx.DiGraph
+    views: Path
+    corpus: str
+    related: dict[str, list[RelatedPaper]]
+    has_page: Callable[[str], bool] | None
+    atomic: bool
+
+    def __call__(self, nodes: list[tuple[bool, str]]) -> int:
+        g, corpus, has_page = self.g, self.corpus, self.has_page
+        for is_paper, n in nodes:
+            if is_paper:
+                _write(self.views / paper_page(n), _view_html(paper_view(g, corpus, n, self.related, has_page)),
+                       self.atomic)
+            else:
+                _write(self.views / concept_page(n), _view_html(concept_view(g, corpus, n, has_page=has_page)),
+                       self.atomic)
+        return len(nodes)
+
+
+def _chunks(items: list, n: int) -> list[list]:
+    return [items[i:i + n] for i in range(0, len(items), n)]

@@ -15,7 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import orjson
 import pyvis
+from markupsafe import Markup
 
 from kg.view.style import OTHER, STYLES
 
@@ -70,12 +72,28 @@ def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str =
     }
     ctx = dict(
         kind=page.kind, title=page.heading, heading=page.heading, subtitle=page.subtitle, corpus=page.corpus,
-        note=page.note, node_count=len(page.nodes), data=data, inline=inline, asset_prefix=asset_prefix,
+        note=page.note, node_count=len(page.nodes), data_json=page_json(data), inline=inline, asset_prefix=asset_prefix,
         home_href=home_href,
     )
     if inline:
         ctx.update({var: _read(ASSETS[name]) for var, name in _INLINE_VARS.items()})
     return _template().render(**ctx)
+
+
+def page_json(data: dict) -> Markup:
+    """``data`` as JSON safe inside a ``<script>`` element: what jinja's ``tojson`` gives.
+
+    orjson rather than ``tojson``'s ``json.dumps``: serialising was a third of the time a
+    build spends on its pages (a 2,000-paper build writes ~150 MB of them).
+    """
+    text = orjson.dumps(data).decode("utf-8")
+    for char, escape in _HTML_SAFE:
+        text = text.replace(char, escape)
+    return Markup(text)
+
+
+# The escapes of jinja's htmlsafe_json_dumps: no "</script>" or "<!--" can end the element early.
+_HTML_SAFE = (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"), ("'", "\\u0027"))
 
 
 def _read(path: Path) -> str:
