@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.errors import KgError
-from kg.latex import clean_latex
+from kg.latex import accents_to_unicode, clean_latex
 
 # An entry starts with "@type{" or "@type(" at the start of a line (bibtex itself is laxer,
 # but every exporter writes it so).
@@ -89,11 +89,12 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
 
 
 def _bibtex_record(entry: dict) -> dict:
-    authors = entry.get("author")
+    authors, abstract = entry.get("author"), entry.get("abstract")
     return {
         "id": entry.get("ID") or None,
         "title": _plain(entry.get("title")),
-        "abstract": _unicode(entry.get("abstract")),
+        # The abstract stays raw but for its accents ("G\"odel" -> "Gödel"): the corpus reader cleans it.
+        "abstract": accents_to_unicode(abstract) if abstract else abstract,
         "authors": [_plain(a) for a in split_bibtex_names(authors)] if authors else None,
         "year": entry.get("year"),
         "venue": _plain(entry.get("journal") or entry.get("booktitle")),
@@ -104,7 +105,7 @@ def _bibtex_record(entry: dict) -> dict:
 
 def split_bibtex_names(names: str) -> list[str]:
     """``author = {Doe, J. and {Barnes and Noble}}`` -> ["Doe, J.", "{Barnes and Noble}"]: split on
-    "and" (any case) outside braces."""
+    "and" (any case) outside braces. "and others" is BibTeX's "et al.", not a name: dropped."""
     out, depth, start = [], 0, 0
     for m in re.finditer(r"[{}]|\s+and\s+", names, re.IGNORECASE):
         token = m.group(0)
@@ -116,21 +117,13 @@ def split_bibtex_names(names: str) -> list[str]:
             out.append(names[start:m.start()])
             start = m.end()
     out.append(names[start:])
-    return [n.strip() for n in out if n.strip()]
-
-
-def _unicode(value: str | None) -> str | None:
-    # "G\"odel" -> "Gödel" before the LaTeX cleaner, which would drop the backslash only.
-    if not value:
-        return value
-    from bibtexparser.latexenc import latex_to_unicode
-
-    return latex_to_unicode(value)
+    return [n.strip() for n in out if n.strip() and n.strip().lower() != "others"]
 
 
 def _plain(value: str | None) -> str | None:
-    # "{BERT}: Pre-training of {D}eep ..." -> "BERT: Pre-training of Deep ..."
-    return clean_latex(_unicode(value)) if value else None
+    # "{BERT}: Pre-training of {D}eep ..." -> "BERT: Pre-training of Deep ...". The cleaner reads the
+    # accents itself: bibtexparser's latex_to_unicode would take the "\l" of "\lambda" for "ł".
+    return clean_latex(value) if value else None
 
 
 # --------------------------------------------------------------------------- RIS

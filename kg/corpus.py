@@ -9,8 +9,11 @@ Formats, chosen by content rather than trusted file extensions:
 * SciERC JSON Lines (objects with ``sentences``; ids are the ``doc_key``);
 * CSV (or TSV) with an ``abstract`` column and the same optional columns, whatever the
   file is called;
-* plain text with one abstract per line and no blank lines (every line 40 words or more);
-* BibTeX and RIS, as reference managers export them (``kg.bibliographic``).
+* plain text with one abstract per line and no blank lines (every line 40 words or more, or
+  most of them, when every line ends a sentence);
+* BibTeX and RIS, as reference managers export them (``kg.bibliographic``);
+* PubMed's MEDLINE format (``.nbib``) and Web of Science's plain-text and tab-delimited
+  exports (``kg.tagged``).
 
 Field names are also read under the names common exports give them (Zotero's "Abstract Note",
 Scopus's "Source title", OpenReview's ``content`` values, Semantic Scholar's author objects and
@@ -23,8 +26,10 @@ report of ``read + skipped`` always adds up to the records in the file.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
+import itertools
 import json
 import re
 import unicodedata
@@ -38,28 +43,35 @@ from kg.jsonlines import json_lines, lines as file_lines
 from kg.latex import clean_latex
 from kg.records import ENTITY_TYPES, Paper
 from kg.scierc import parse_scierc
-from kg.titles import derive_title
+from kg.tagged import looks_like_medline, looks_like_wos, medline_records, wos_records
+from kg.titles import clip, derive_title
 
 MAX_WORDS = 20_000  # longer abstracts are truncated (with a warning): nothing real is this long
 _HEADER_MAX_WORDS = 20
+# First halves of compounds a line break leaves hyphenated ("self-" / "supervised").
+_HYPHEN_PREFIXES = frozenset("""self non multi semi cross state well co pre post sub inter intra anti
+    fine few zero one two three high low long short large small real end open closed top data task
+    model rule graph text image human domain label task time sample""".split())
+_MIN_WORDS = 5  # fewer: worth a warning (a title, a URL, a stray line), still read
 _LIST_MARKER = re.compile(r"^(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")  # "[1] ", "(2) ", "3. " before an abstract
 _LINE_ABSTRACT_WORDS = 40  # every line at least this long: one abstract per line, not a wrapped paragraph
 # The names these fields go by in common exports (Zotero and Scopus CSV, Semantic Scholar,
 # OpenReview, arXiv dumps), compared in lower case without spaces, dashes or underscores.
-_FIELD_NAMES = {
-    "abstract": ("abstract", "abstractnote", "summary", "text"),
-    "title": ("title", "articletitle", "papertitle"),
-    "authors": ("authors", "author", "creators"),
-    "year": ("year", "publicationyear", "pubyear"),
-    "venue": ("venue", "publicationtitle", "sourcetitle", "journal", "booktitle", "conference"),
+_FIELD_NAMES = {  # the two-letter names last: Web of Science's tab-delimited columns
+    "abstract": ("abstract", "abstractnote", "summary", "text", "ab"),
+    "title": ("title", "articletitle", "papertitle", "ti"),
+    "authors": ("authors", "author", "creators", "af", "au"),
+    "year": ("year", "publicationyear", "pubyear", "date", "py"),
+    "venue": ("venue", "publicationtitle", "sourcetitle", "journal", "booktitle", "conference", "so"),
     "url": ("url", "link"),
-    "keywords": ("keywords", "authorkeywords", "manualtags", "tags"),
-    "id": ("id", "paperid", "key"),
+    "keywords": ("keywords", "authorkeywords", "manualtags", "tags", "de"),
+    "id": ("id", "paperid", "key", "ut"),
 }
 _ABSTRACT_COLUMNS = frozenset(_FIELD_NAMES["abstract"])
 # What databases write where an abstract is missing (Scopus: "[No abstract available]").
 _NO_ABSTRACT = re.compile(r"[\[(]?\s*(?:no abstract(?: available)?|abstract not available|n/?a)\s*[\])]?\.?",
                           re.IGNORECASE)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _KNOWN_NAMES = frozenset(n for names in _FIELD_NAMES.values() for n in names) | {"content"}
 _ENGLISH_HINTS = frozenset(
     "the of and to in a is that for we on with as by are this an be from our which it these".split()
@@ -99,7 +111,8 @@ def read_corpus(path: str | Path) -> Corpus:
     seen: dict[str, str] = {}  # normalized abstract -> paper id
     ids: set[str] = set()
     for line, rec in records:
-        where = f"{path}:{line}"
+        # A line number, or "item N" for the items of a JSON array (which have no lines of their own)
+        where = f"{path}:{line}" if isinstance(line, int) else f"{path}, {line}"
         paper = _paper(rec, where, corpus)
         if paper is None:
             corpus.skipped += 1
@@ -110,18 +123,21 @@ def read_corpus(path: str | Path) -> Corpus:
             corpus.merged += 1
             continue
         if paper.id in ids:
-            corpus.warnings.append(f"{where}: id {paper.id!r} used twice; skipped")
-            corpus.skipped += 1
-            continue
+            # Another abstract under an id already taken (two BibTeX entries with one key): kept.
+            new_id = next(f"{paper.id}-{n}" for n in itertools.count(2) if f"{paper.id}-{n}" not in ids)
+            corpus.warnings.append(f"{where}: id {paper.id!r} used twice; this paper kept as {new_id!r}")
+            paper = dataclasses.replace(paper, id=new_id)
         seen[key] = paper.id
         ids.add(paper.id)
         corpus.papers.append(paper)
     if not corpus.papers:
-        last = corpus.warnings[-1].removeprefix(f"{path}:").removesuffix("; skipped") if corpus.warnings else ""
+        last = corpus.warnings[-1].removeprefix(str(path)).removesuffix("; skipped") if corpus.warnings else ""
         if corpus.skipped > 1:
-            why = f" ({corpus.skipped} records skipped; the last, line {last})"
+            where, _, what = last.partition(": ")
+            place = f"line {where[1:]}" if where.startswith(":") else where.removeprefix(", ")
+            why = f" ({corpus.skipped} records skipped; the last, {place}: {what})"
         else:
-            why = f" ({last.split(': ', 1)[-1]})" if last else ""
+            why = f" ({last.partition(': ')[2]})" if last else ""
         raise KgError(f"{path}: no abstracts found{why}")
     return corpus
 
@@ -157,13 +173,15 @@ def paper_id(text: str) -> str:
 
 # --- records ---------------------------------------------------------------------------------
 
-def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
-    """(line number, record dict) for each record, by the file's content."""
+def _records(path: Path, text: str) -> Iterator[tuple[int | str, dict]]:
+    """(line number or "item N", record) for each record, by the file's content."""
     stripped = text.lstrip()
     suffix = path.suffix.lower()
-    json_file = suffix in (".json", ".jsonl")
+    json_file = suffix in (".json", ".jsonl", ".ndjson")
     if suffix in (".csv", ".tsv"):
-        return _csv_records(path, text, "\t" if suffix == ".tsv" else ",")
+        # Excel writes ";" in many locales, and a tab-separated file is often named .csv.
+        first = stripped.split("\n", 1)[0]
+        return _csv_records(path, text, _table_header(first) or ("\t" if suffix == ".tsv" else ","))
     # "[1] A numbered list" or "[ICLR 2025] abstracts" in a text file is text, not broken JSON.
     if stripped.startswith("["):
         try:
@@ -178,7 +196,8 @@ def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
             whole = None  # JSON Lines (several objects), or broken
         if isinstance(whole, dict):
             return _json_object_records(path, whole)
-    if stripped.startswith("{") and (json_file or _parses(stripped.split("\n", 1)[0])):
+    # JSON Lines under any name, even when one of its first lines is broken (that line is reported).
+    if stripped.startswith("{") and (json_file or any(_parses(line) for line in stripped.split("\n", 5)[:5])):
         return json_lines(path, text)
     if json_file:  # "null", a bare string: JSON, but not records
         raise KgError(f"{path}: expected a JSON array of objects or one JSON object per line")
@@ -187,6 +206,10 @@ def _records(path: Path, text: str) -> Iterator[tuple[int, dict]]:
         return bibtex_records(path, text)
     if suffix == ".ris" or looks_like_ris(stripped):
         return ris_records(path, text)
+    if suffix == ".nbib" or looks_like_medline(stripped):
+        return medline_records(text)
+    if looks_like_wos(stripped):
+        return wos_records(text)
     delimiter = _table_header(stripped.split("\n", 1)[0])
     if delimiter:  # a CSV or TSV saved under another name
         return _csv_records(path, text, delimiter)
@@ -216,14 +239,14 @@ def _parses(text: str) -> bool:
 
 def _table_header(line: str) -> str | None:
     """The delimiter if ``line`` is a CSV or TSV header naming an abstract column, else None."""
-    for delimiter in ("\t", ","):
+    for delimiter in ("\t", ",", ";"):
         cells = [_field_key(c.strip().strip('"')) for c in line.split(delimiter)]
         if len(cells) > 1 and _ABSTRACT_COLUMNS & set(cells):
             return delimiter
     return None
 
 
-def _text_records(text: str) -> Iterator[tuple[int, dict]]:
+def _text_records(text: str) -> Iterator[tuple[int, dict | Skip]]:
     if "\n" not in text:  # classic Mac line ends
         text = text.replace("\r", "\n")
     paragraphs: list[tuple[int, list[str]]] = []
@@ -239,25 +262,59 @@ def _text_records(text: str) -> Iterator[tuple[int, dict]]:
             current = []
     if current:
         paragraphs.append((start, current))
-    # A first paragraph of one short line without a full stop is the list's header.
+    # A first paragraph of a few short lines ending in no sentence is the list's header
+    # ("ICLR 2025 papers", "My reading list / Autumn 2024"); said, so a short first abstract is not lost unseen.
     if len(paragraphs) > 1:
-        first = paragraphs[0][1]
-        if len(first) == 1 and len(first[0].split()) <= _HEADER_MAX_WORDS and not first[0].endswith("."):
+        start, first = paragraphs[0]
+        joined = " ".join(first)
+        if len(first) <= 3 and len(joined.split()) <= _HEADER_MAX_WORDS and not joined.endswith((".", "?", "!")):
             paragraphs = paragraphs[1:]
+            yield start, Skip(f"{clip(joined, 60)!r} taken for the list's header, not an abstract")
     for start, lines in paragraphs:
-        if len(lines) > 1 and all(len(line.split()) >= _LINE_ABSTRACT_WORDS for line in lines):
-            # One abstract per line, no blank lines between: a wrapped paragraph has short lines.
+        if len(lines) > 1 and _one_per_line(lines):
             for i, line in enumerate(lines):
                 yield start + i, {"abstract": _LIST_MARKER.sub("", line, count=1)}
         else:
-            yield start, {"abstract": _LIST_MARKER.sub("", " ".join(lines), count=1)}
+            yield start, {"abstract": _LIST_MARKER.sub("", _join_wrapped(lines), count=1)}
 
 
-def _json_array_records(path: Path, data: object) -> Iterator[tuple[int, dict]]:
+def _join_wrapped(lines: list[str]) -> str:
+    """A paragraph's lines as one text. Text copied from a PDF breaks words at line ends
+    ("archi-" / "tecture"): rejoined, without the hyphen unless it is the word's own ("self-" /
+    "supervised", "state-of-the-" / "art", or the hyphenated form used elsewhere in the paragraph)."""
+    whole = " ".join(lines).lower()
+    text = lines[0]
+    for line in lines[1:]:
+        broken = re.search(r"([\w-]*?)([A-Za-z]+)-$", text)
+        rest = re.match(r"[a-z]+", line)
+        if broken and rest:
+            compound, first = broken.group(1), broken.group(2)
+            keep = (compound.endswith("-") or first.lower() in _HYPHEN_PREFIXES
+                    or f"{first}-{rest.group(0)}".lower() in whole)
+            text = text[:-1] + ("-" if keep else "") + line
+        elif re.search(r"\w-$", text) and line[:1].isalnum():
+            text += line  # "GPT-" / "4", "3-" / "fold": a hyphen between names or numbers is theirs
+        else:
+            text += " " + line
+    return text
+
+
+def _one_per_line(lines: list[str]) -> bool:
+    """One abstract per line, no blank lines between? A wrapped paragraph has short lines and
+    breaks inside sentences; a list of abstracts has long lines, each ending a sentence."""
+    lengths = sorted(len(line.split()) for line in lines)
+    if lengths[0] >= _LINE_ABSTRACT_WORDS:
+        return True
+    # A short abstract among long ones must not merge the whole list into one paper.
+    return lengths[len(lengths) // 2] >= _LINE_ABSTRACT_WORDS and all(
+        re.search(r"[.?!][\"')\]]*$", line) for line in lines)
+
+
+def _json_array_records(path: Path, data: object) -> Iterator[tuple[str, object]]:
     if not isinstance(data, list):
         raise KgError(f"{path}: expected a JSON array of objects")
-    # The array's items have no line numbers of their own; report the item index (1-based).
-    return enumerate(data, 1)
+    # The array's items have no line numbers of their own: they are named by their position.
+    return ((f"item {i}", rec) for i, rec in enumerate(data, 1))
 
 
 def _csv_records(path: Path, text: str, delimiter: str = ",") -> Iterator[tuple[int, dict]]:
@@ -271,8 +328,10 @@ def _csv_records(path: Path, text: str, delimiter: str = ",") -> Iterator[tuple[
         raise KgError(f"{path}:1: CSV has no 'abstract' column (nor 'Abstract Note', 'summary' or 'text'; "
                       f"columns: {', '.join(columns) or 'none'})")
     try:
+        start = reader.line_num + 1
         for row in reader:
-            yield reader.line_num, {(k or "").strip().lower(): v for k, v in row.items()}
+            yield start, {(k or "").strip().lower(): v for k, v in row.items()}
+            start = reader.line_num + 1  # a quoted cell can span lines: the next row starts after them
     except csv.Error as exc:
         raise KgError(f"{path}:{reader.line_num}: malformed CSV ({exc})") from None
 
@@ -290,6 +349,10 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
     if "sentences" in rec and "abstract" not in rec:
         return _scierc_paper(rec, where, warn)
     rec = _canonical_fields(rec)
+    if any(isinstance(v, str) and _SURROGATE.search(v) for v in rec.values()):
+        # JSON can spell half of a UTF-16 pair ("\\ud83d"), which no file or store can hold.
+        warn(f"{where}: broken characters (lone UTF-16 surrogates) replaced by \ufffd")
+        rec = {k: _SURROGATE.sub("\ufffd", v) if isinstance(v, str) else v for k, v in rec.items()}
     abstract = rec.get("abstract")
     if not isinstance(abstract, str):
         what = "no abstract" if abstract is None else f"'abstract' is {_json_kind(abstract)}, not text"
@@ -307,8 +370,11 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
     if not text:
         warn(f"{where}: abstract is only markup (no text left after removing LaTeX/HTML); skipped")
         return None
+    n_words = len(text.split())
     if not _looks_english(text):
         warn(f"{where}: abstract does not look like English; extraction may find little")
+    elif n_words < _MIN_WORDS:
+        warn(f"{where}: abstract has only {n_words} word{'s' if n_words > 1 else ''}; is it an abstract?")
     given_id = _text_field(rec.get("id"))
     if given_id and given_id.partition(":")[0] in ENTITY_TYPES:
         # Papers and entities share one graph; entity ids are "Type:name".
@@ -353,7 +419,12 @@ def _canonical_fields(rec: dict) -> dict:
             value = value["value"]
         if field_name == "authors" and isinstance(value, list):
             value = [a.get("name") if isinstance(a, dict) else a for a in value]
+        if isinstance(value, list):
+            value = [_SURROGATE.sub("\ufffd", x) if isinstance(x, str) else x for x in value]
         out[field_name] = value
+    doi = by_key.get("doi") or by_key.get("di")  # Scopus, Web of Science
+    if out["url"] is None and isinstance(doi, str) and doi.strip():
+        out["url"] = "https://doi.org/" + doi.strip().removeprefix("https://doi.org/")
     return out
 
 
@@ -415,10 +486,18 @@ def _year(v: object) -> int | None:
         return v
     # "2024", "2024.0" (a spreadsheet's number), "2024-05" or "2024-05-17" (a date)
     m = re.fullmatch(r"\s*(\d{4})(?:\.0|-\d{2}(?:-\d{2})?)?\s*", str(v)) if v is not None else None
-    return int(m.group(1)) if m else None
+    if m:
+        return int(m.group(1))
+    # A date as people write it ("5/17/2024", "May 2024"): its one year, if it has one.
+    years = re.findall(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)", str(v)) if isinstance(v, str) else []
+    return int(years[0]) if len(years) == 1 else None
 
 
 def _looks_english(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    # Chinese, Japanese and Korean run words together: judged by their characters, not by "words".
+    if letters and sum(c >= "\u2e80" for c in letters) > len(letters) / 3:
+        return False
     words = re.findall(r"[^\W\d_]+", text.lower())
     if len(words) < 8:
         return True  # too short to judge

@@ -7,7 +7,9 @@ Task stay apart):
   plural last word do not make a new entity ("Large Language Models" ==
   "large language model");
 * an acronym defined anywhere in the corpus as "Long Form (LF)" is merged
-  with its long form, its plural too ("LLMs" -> "large language model");
+  with its long form, its plural too ("LLMs" -> "large language model"); in a
+  paper that defines it itself, with that paper's long form (PCA is principal
+  component analysis in most papers, probabilistic cellular automata in one);
 * a generic head after a name does not make a new entity: "Mistral models",
   "the Llama2-7B model family" and "the MS MARCO dataset" are "Mistral", "Llama2-7B" and
   "MS MARCO", when what precedes the head is a name-shaped word, or is itself an
@@ -33,20 +35,44 @@ _DETERMINERS = {"a", "an", "the", "this", "these", "that", "those", "our", "its"
 _KEEP_S = ("ss", "us", "is", "ys", "ics", "ous", "sis", "xis")
 # Nouns ending in "s" that are the same in the singular, and plurals no suffix rule gets.
 _INVARIANT = frozenset("series species bias gas news means lens canvas atlas physics".split())
+# Plurals of "-ic" nouns, which the "-ics" of fields ("physics", "robotics") would keep.
+_ICS_PLURALS = frozenset("""metrics topics heuristics characteristics clinics critics logics mosaics
+    statistics diagnostics""".split())
+# "-uses" is "-use" plural more often ("causes", "houses", "uses") than "-us" plural.
+_US_PLURALS = frozenset("""viruses buses bonuses campuses corpuses statuses focuses consensuses censuses
+    syllabuses apparatuses nexuses""".split())
+# Latin and Greek plurals that scientific writing keeps.
+_IRREGULAR = {"matrices": "matrix", "indices": "index", "vertices": "vertex", "simplices": "simplex",
+              "appendices": "appendix", "criteria": "criterion", "phenomena": "phenomenon",
+              "automata": "automaton", "schemata": "schema", "formulae": "formula", "corpora": "corpus"}
 _ACRONYM_DEF = re.compile(r"\s*\(\s*([A-Za-z][\w.\-]*[A-Z][\w.\-]*?)s?\s*\)")
 
 
 def singular(word: str) -> str:
-    """The singular of a plural noun, by suffix rules (no lexicon, so predictable)."""
-    if len(word) <= 3 or not word.endswith("s") or word.endswith(_KEEP_S) or word.lower() in _INVARIANT:
+    """The singular of a plural noun, by suffix rules and a short list of irregular plurals
+    (no full lexicon, so predictable)."""
+    low = word.lower()
+    if low in _IRREGULAR:
+        return _match_case(_IRREGULAR[low], word)
+    if low in _ICS_PLURALS:
+        return word[:-1]
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(_KEEP_S) or low in _INVARIANT:
         return word
     if word.isupper() or (word[:-1].isupper() and len(word) > 2):
         return word[:-1]  # "LLMs" / "GANS" style acronym plurals
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
+    if word.endswith(("yses", "theses")) or (word.endswith("noses") and len(word) > 6):
+        return word[:-2] + "is"  # "analyses", "hypotheses", "diagnoses"
+    if word.endswith("es") and (word[:-2].lower() in _INVARIANT or low in _US_PLURALS):
+        return word[:-2]  # "biases", "atlases", "viruses" (but "causes", "houses")
     if word.endswith(("sses", "xes", "ches", "shes")):
         return word[:-2]
     return word[:-1]
+
+
+def _match_case(word: str, like: str) -> str:
+    return word.upper() if like.isupper() else word.capitalize() if like[:1].isupper() else word
 
 
 _WORD_BREAK = re.compile(r"[\s\-\u2010-\u2015]+")  # spaces, hyphens and dashes
@@ -133,22 +159,30 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     texts = {p.id: p.text for p in papers}
     extractions = list(extractions)
 
-    # Pass 1: corpus-wide acronym definitions, per type: acronym key -> long-form key.
+    # Pass 1: acronym definitions, per type over the corpus (acronym key -> long-form key) and per
+    # paper: a paper's own "probabilistic cellular automata (PCA)" is what PCA means in it,
+    # whatever PCA means in most other papers.
     definitions: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    own: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     for ex in extractions:
         for m in ex.mentions:
             acro = acronym_of(m, texts.get(ex.paper_id, ""))
             if acro:
                 definitions[(m.type, normalize(acro))][normalize(m.text)] += 1
+                own[ex.paper_id][normalize(acro)][normalize(m.text)] += 1
     acronym_to_long = {key: c.most_common(1)[0][0] for key, c in definitions.items()}
+    own_long = {pid: {acro: c.most_common(1)[0][0] for acro, c in defs.items()} for pid, defs in own.items()}
 
-    def plain_key(etype: str, text: str) -> str:
+    def plain_key(etype: str, text: str, pid: str) -> str:
         k = normalize(text)
+        mine = own_long.get(pid)
+        if mine and k in mine:
+            return mine[k]
         return acronym_to_long.get((etype, k), k)
 
-    known = {(m.type, plain_key(m.type, m.text)) for ex in extractions for m in ex.mentions}
+    known = {(m.type, plain_key(m.type, m.text, ex.paper_id)) for ex in extractions for m in ex.mentions}
 
-    def key_of(m: Mention) -> str:
+    def key_of(m: Mention, pid: str) -> str:
         text = m.text.strip()
         # Generic heads come off one by one ("Mistral model family" -> "Mistral model" ->
         # "Mistral"); the shortest name left that stands for the same thing is the key.
@@ -158,7 +192,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             names.append((name, head.lower()))
             name, _, head = name.rpartition(" ")
         for name, head in reversed(names):
-            core = plain_key(m.type, name)
+            core = plain_key(m.type, name, pid)
             last = name.split()[-1]
             if name_strength(last) > 0:  # "Llama2-7B model"
                 return core
@@ -166,7 +200,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             # before a model-like head: "reward model" is no "reward", "summarization task" is.
             if (m.type, core) in known and (" " in name or name[:1].isupper() or head in _TASK_HEADS):
                 return core
-        return plain_key(m.type, text)
+        return plain_key(m.type, text, pid)
 
     # Pass 2: group surface forms under their key.
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
@@ -174,7 +208,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     for ex in extractions:
         ids = []
         for m in ex.mentions:
-            eid = f"{m.type}:{key_of(m)}"
+            eid = f"{m.type}:{key_of(m, ex.paper_id)}"
             surfaces[eid][m.text.strip()] += 1
             ids.append(eid)
         mention_entity[ex.paper_id] = ids

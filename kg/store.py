@@ -8,6 +8,7 @@ so no text from the corpus is ever spliced into a statement.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import threading
@@ -61,7 +62,7 @@ class Store:
             raise KgError(_engine_message(self.path, exc)) from None
         if isinstance(result, list):  # several statements: the last one answers
             result = result[-1]
-        columns = result.get_column_names()
+        columns = [_column_name(c) for c in result.get_column_names()]
         rows = []
         while result.has_next():
             rows.append([plain(v) for v in result.get_next()])
@@ -224,8 +225,27 @@ def _batches(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
         yield batch
 
 
+def _column_name(name: str) -> str:
+    """An unnamed column as written: the engine names ``count(p)`` "COUNT(p._ID)" and ``label(r)``
+    "LABEL(r._ID,[,,USES,...])" after its internal ids."""
+    name = re.sub(r"\b(LABEL\(\w+)\._ID,\[[^\]]*\]\)", r"\1)", name)
+    return re.sub(r"\b(\w+)\._ID\b", r"\1", name)
+
+
+# Neo4j habits the embedded engine spells otherwise: said with the engine's error.
+_DIALECT_HINTS = (
+    (re.compile(r"function TYPE does not exist", re.I), "a relationship's type is label(r) here"),
+    (re.compile(r"function (SHORTESTPATH|ALLSHORTESTPATHS) does not exist|shortestPath", re.I),
+     "shortest paths are written MATCH p = (a)-[* SHORTEST 1..5]-(b)"),
+    (re.compile(r"function APOC\.", re.I), "APOC procedures exist only in Neo4j (export with `kg export`)"),
+)
+
+
 def _engine_message(path: Path, exc: RuntimeError) -> str:
     msg = " ".join(str(exc).split())
     if "lock" in msg.lower():
         return f"{path}: the store is busy (another kg process is writing it); try again when it finishes"
+    hints = [hint for pattern, hint in _DIALECT_HINTS if pattern.search(msg)]
+    if hints:
+        msg += f" (LadybugDB's Cypher: {'; '.join(hints)}; see README, \"Cypher on the embedded store\")"
     return msg

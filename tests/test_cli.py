@@ -223,7 +223,7 @@ def test_a_rebuild_keeps_the_users_files_and_names_the_corpus_it_replaces(tmp_pa
         return [Extraction(p.id, (), ()) for p in corpus.papers], 0
 
     a, b = tmp_path / "a" / "abstracts.txt", tmp_path / "b" / "abstracts.txt"
-    for path, text in ((a, "First abstract about graphs."), (b, "Second abstract about parsing.")):
+    for path, text in ((a, "A first abstract about graph learning."), (b, "A second abstract about parsing.")):
         path.parent.mkdir()
         path.write_text(text)
     out = tmp_path / "exports" / "abstracts"
@@ -325,7 +325,7 @@ def test_a_long_run_of_input_warnings_is_cut_short_and_kept_in_the_manifest(tmp_
 def test_stats_reports_a_build_without_rebuilding_it(seed_build):
     proc = kg("stats", "--db", str(seed_build), check=True)
     lines = proc.stdout.splitlines()
-    assert lines[0].startswith(f"{seed_build}/") and "  papers        19" in lines
+    assert lines[0].startswith(f"{seed_build}/") and "  papers        19  (1 skipped, 0 duplicates merged)" in lines
     manifest = json.loads((seed_build / "build.json").read_text())
     assert f"  resolution    {manifest['resolution']};" in proc.stdout
     assert any(line.startswith("  top methods   ") for line in lines)

@@ -62,6 +62,146 @@ def test_one_abstract_per_line_without_blank_lines(tmp_path):
     assert len(read_corpus(write(tmp_path, "wrapped.txt", wrapped)).papers) == 1
 
 
+def test_a_short_abstract_among_one_per_line_ones_stays_a_paper_of_its_own(tmp_path):
+    short = "We fit a Bayesian state-space model to sea otter counts."
+    corpus = read_corpus(write(tmp_path, "lines.txt", f"{LONG1}\n{short}\n{LONG2}\n"))
+    assert [p.abstract for p in corpus.papers] == [LONG1, short, LONG2]
+
+
+def test_a_header_is_said_and_a_question_is_no_header(tmp_path):
+    question = "Can deep learning predict protein stability from AlphaFold2 structures?"
+    corpus = read_corpus(write(tmp_path, "q.txt", f"{question}\n\n{A1}\n\n{A2}\n"))
+    assert [p.abstract for p in corpus.papers] == [question, A1, A2]
+    corpus = read_corpus(write(tmp_path, "h.txt", f"My reading list\nAutumn 2024\n\n{A1}\n\n{A2}\n"))
+    assert [p.abstract for p in corpus.papers] == [A1, A2]
+    assert corpus.warnings == [f"{tmp_path / 'h.txt'}:1: 'My reading list Autumn 2024' taken for the list's "
+                               "header, not an abstract; skipped"]
+
+
+def test_a_lone_surrogate_in_json_is_replaced_with_a_warning_not_a_crash(tmp_path):
+    line = '{"title": "Reefs \\ud83d", "abstract": "We study coral reefs \\udc00 with a network.", "authors": ["A \\ud800"]}'
+    corpus = read_corpus(write(tmp_path, "s.jsonl", line + "\n"))
+    (p,) = corpus.papers
+    assert (p.title, p.abstract, p.authors) == ("Reefs \ufffd", "We study coral reefs \ufffd with a network.", ("A \ufffd",))
+    p.id.encode("utf-8")  # what the store and the graph files need
+    assert corpus.warnings == [f"{tmp_path / 's.jsonl'}:1: broken characters (lone UTF-16 surrogates) replaced by \ufffd"]
+
+
+@pytest.mark.parametrize("name", ["papers.ndjson", "papers.txt"])
+def test_json_lines_with_a_broken_first_line_are_reported_as_json_under_any_name(tmp_path, name):
+    good = json.dumps({"abstract": A1})
+    with pytest.raises(KgError, match=r":1: malformed JSON"):
+        read_corpus(write(tmp_path, name, '{"title": "x", "abstract": "y"\n' + good + "\n" + good + "\n"))
+
+
+def test_items_of_a_json_array_are_named_by_position_not_line(tmp_path):
+    data = '[\n {"abstract": "%s"},\n {"title": "B"}\n]' % A1
+    corpus = read_corpus(write(tmp_path, "arr.json", data))
+    assert corpus.warnings == [f"{tmp_path / 'arr.json'}, item 2: no abstract; skipped"]
+    assert corpus.papers[0].source == f"{tmp_path / 'arr.json'}, item 1"
+    with pytest.raises(KgError, match=r"2 records skipped; the last, item 2: no abstract"):
+        read_corpus(write(tmp_path, "none.json", '[{"title": "A"}, {"title": "B"}]'))
+
+
+@pytest.mark.parametrize("delimiter", ["\t", ";"])
+def test_a_csv_file_is_read_with_the_delimiter_its_header_uses(tmp_path, delimiter):
+    rows = [delimiter.join(["title", "abstract"]), delimiter.join(["One", A1]), delimiter.join(["Two", A2])]
+    corpus = read_corpus(write(tmp_path, "papers.csv", "\n".join(rows) + "\n"))
+    assert [(p.title, p.abstract) for p in corpus.papers] == [("One", A1), ("Two", A2)]
+
+
+def test_a_csv_row_is_located_at_its_first_line_and_scopus_dois_and_zotero_dates_are_read(tmp_path):
+    text = f'Title,Abstract,DOI,Date\nOne,"{A1}\nsecond line",10.1/x,5/17/2024\nTwo,"{A2}",,\n'
+    corpus = read_corpus(write(tmp_path, "scopus.csv", text))
+    one, two = corpus.papers
+    assert (one.source, two.source) == (f"{tmp_path / 'scopus.csv'}:2", f"{tmp_path / 'scopus.csv'}:4")
+    assert (one.url, one.year) == ("https://doi.org/10.1/x", 2024)
+    assert (two.url, two.year) == (None, None)
+
+
+def test_a_one_word_abstract_is_read_with_a_warning(tmp_path):
+    corpus = read_corpus(write(tmp_path, "t.jsonl", json.dumps({"abstract": "Photosynthesis."}) + "\n"))
+    assert len(corpus.papers) == 1
+    assert corpus.warnings == [f"{tmp_path / 't.jsonl'}:1: abstract has only 1 word; is it an abstract?"]
+
+
+MEDLINE = """PMID- 38012345
+OWN - NLM
+DP  - 2023 Nov 28
+TI  - Machine learning prediction of sepsis mortality: a
+      retrospective cohort study.
+LID - 10.1000/s.1 [doi]
+AB  - We trained gradient boosted trees on the MIMIC-IV database to predict
+      28-day mortality.
+FAU - Smith, John
+AU  - Smith J
+JT  - Critical care medicine
+OT  - sepsis
+
+PMID- 38012346
+TI  - Enzyme design.
+AB  - We use AlphaFold2 to predict structures of designed enzymes.
+AU  - Lee K
+"""
+
+WOS = """FN Clarivate Analytics Web of Science
+VR 1.0
+PT J
+AU Smith, J
+   Doe, J
+AF Smith, John
+   Doe, Jane
+TI Deep learning for coral reef monitoring from
+   underwater imagery
+SO MARINE ECOLOGY
+DE coral reefs; deep
+   learning
+AB We train a convolutional neural network on the ReefCloud dataset to
+   classify benthic cover.
+PY 2023
+DI 10.1/reef
+UT WOS:000111
+ER
+
+EF
+"""
+
+
+@pytest.mark.parametrize("name", ["pubmed.nbib", "pubmed-export.txt"])
+def test_a_pubmed_export_is_read_record_by_record(tmp_path, name):
+    one, two = read_corpus(write(tmp_path, name, MEDLINE)).papers
+    assert (one.id, one.title, one.year, one.venue, one.url, one.authors, one.keywords) == (
+        "38012345", "Machine learning prediction of sepsis mortality: a retrospective cohort study.", 2023,
+        "Critical care medicine", "https://doi.org/10.1000/s.1", ("Smith, John",), ("sepsis",))
+    assert one.abstract == "We trained gradient boosted trees on the MIMIC-IV database to predict 28-day mortality."
+    assert (two.id, two.authors, two.source) == ("38012346", ("Lee K",), f"{tmp_path / name}:14")
+
+
+def test_web_of_science_exports_are_read(tmp_path):
+    (p,) = read_corpus(write(tmp_path, "savedrecs.txt", WOS)).papers
+    assert (p.id, p.title, p.authors, p.year, p.venue, p.url, p.keywords) == (
+        "WOS:000111", "Deep learning for coral reef monitoring from underwater imagery", ("Smith, John", "Doe, Jane"),
+        2023, "MARINE ECOLOGY", "https://doi.org/10.1/reef", ("coral reefs", "deep learning"))
+    assert p.abstract == "We train a convolutional neural network on the ReefCloud dataset to classify benthic cover."
+    tab = "PT\tAF\tTI\tAB\tPY\tUT\nJ\tSmith, John; Doe, Jane\tReefs\t" + A1 + "\t2023\tWOS:1\n"
+    (q,) = read_corpus(write(tmp_path, "savedrecs_tab.txt", tab)).papers
+    assert (q.id, q.title, q.authors, q.year, q.abstract) == ("WOS:1", "Reefs", ("Smith, John", "Doe, Jane"), 2023, A1)
+
+
+def test_words_a_pdf_broke_at_line_ends_are_whole_again(tmp_path):
+    text = ("Transformers have become the dominant archi-\ntecture for natural language pro-\ncessing;\n"
+            "we study self-\nsupervised, state-of-the-\nart models such as GPT-\n4 on the QM9 data set.\n")
+    (p,) = read_corpus(write(tmp_path, "pdf.txt", text)).papers
+    assert p.abstract == ("Transformers have become the dominant architecture for natural language processing; "
+                          "we study self-supervised, state-of-the-art models such as GPT-4 on the QM9 data set.")
+
+
+def test_a_chinese_abstract_is_flagged_as_not_english(tmp_path):
+    corpus = read_corpus(write(tmp_path, "zh.jsonl", json.dumps({"abstract": "我们提出了一种用于机器翻译的新型神经网络模型。"}) + "\n"))
+    assert corpus.warnings == [f"{tmp_path / 'zh.jsonl'}:1: abstract does not look like English; "
+                               "extraction may find little"]
+
+
 def test_ids_are_stable_hashes_of_normalized_text(tmp_path):
     c1 = read_corpus(write(tmp_path, "a.txt", f"{A1}\n\n{A2}\n"))
     c2 = read_corpus(write(tmp_path, "b.txt", f"{A2}\n\n{A1.upper()}\n"))
@@ -115,7 +255,7 @@ def test_latex_is_cleaned_and_raw_text_kept(tmp_path):
 
 def test_clean_latex_handles_html_and_escapes():
     assert clean_latex("A <i>deep</i> net with 5\\% error &amp; more") == "A deep net with 5% error & more"
-    assert clean_latex("a $9\\times$ speed-up, $\\leq 3$ steps, $\\alpha$") == "a 9× speed-up, ≤ 3 steps, alpha"
+    assert clean_latex("a $9\\times$ speed-up, $\\leq 3$ steps, $\\alpha$") == "a 9× speed-up, ≤ 3 steps, α"
 
 
 def test_markup_leaves_no_stray_spaces_inside_words_or_before_punctuation():
@@ -303,12 +443,14 @@ def test_a_bibliography_loses_no_entry_silently(tmp_path):
            "@article{broken, title={Never closed, abstract={We propose nothing at all here.}\n"  # 5
            f"@article{{a1, title={{Again}}, abstract={{{A2}}}}}\n")                          # 6
     corpus = read_corpus(write(tmp_path, "refs.bib", bib))
-    (p,) = corpus.papers
+    p, again = corpus.papers
     assert (p.title, p.authors) == ("On Gödel", ("Müller, T.", "Barnes and Noble"))
     where = str(tmp_path / "refs.bib")
     assert p.source == f"{where}:3"
+    # The second abstract under key a1 is another paper: kept, under an id of its own.
+    assert (again.id, again.title, again.source) == ("a1-2", "Again", f"{where}:6")
     assert corpus.warnings == [f"{where}:5: BibTeX entry 'broken' could not be read (an unclosed brace or quote?); "
-                               "skipped", f"{where}:6: id 'a1' used twice; skipped"]
+                               "skipped", f"{where}:6: id 'a1' used twice; this paper kept as 'a1-2'"]
 
 
 def test_ris_entries_stand_alone(tmp_path):

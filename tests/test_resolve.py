@@ -8,6 +8,12 @@ from tests.helpers import extraction, paper, small_corpus
 @pytest.mark.parametrize("word,expected", [
     ("models", "model"), ("LLMs", "LLM"), ("policies", "policy"), ("analysis", "analysis"),
     ("bias", "bias"), ("losses", "loss"), ("corpus", "corpus"), ("GAN", "GAN"), ("series", "series"),
+    # plurals a plain "-s"/"-es" rule gets wrong
+    ("metrics", "metric"), ("biases", "bias"), ("meta-analyses", "meta-analysis"), ("atlases", "atlas"),
+    ("viruses", "virus"), ("matrices", "matrix"), ("indices", "index"), ("hypotheses", "hypothesis"),
+    # and the words those rules must leave alone
+    ("physics", "physics"), ("robotics", "robotics"), ("causes", "cause"), ("houses", "house"),
+    ("promises", "promise"), ("classes", "class"), ("databases", "database"),
 ])
 def test_singular(word, expected):
     assert singular(word) == expected
@@ -29,6 +35,25 @@ def test_acronym_and_long_form_merge_across_papers():
     assert "Method:policy mirror descent" in r.mention_entity["p2"]
     assert set(r.entities["Method:natural policy gradient"].aliases) == {"Natural Policy Gradient", "NPG"}
     assert set(r.entities["Method:large language model"].aliases) == {"Large Language Models", "LLMs"}
+
+
+def test_a_paper_that_defines_an_acronym_itself_keeps_its_own_meaning():
+    specs = [
+        ("d1", "We apply principal component analysis (PCA) to genotypes. PCA reveals structure.",
+         "principal component analysis (PCA)", "PCA"),
+        ("d2", "Principal component analysis (PCA) of gene expression. We compare PCA with t-SNE.",
+         "Principal component analysis (PCA)", "PCA"),
+        ("e1", "We propose probabilistic cellular automata (PCA) for fire spread. Our PCA model fits well.",
+         "probabilistic cellular automata (PCA)", "PCA model"),
+    ]
+    papers, exs = [], []
+    for pid, text, long_form, short in specs:
+        p = paper(pid, text)
+        papers.append(p)
+        exs.append(extraction(p, (long_form, "Method"), (short, "Method")))
+    r = resolve(papers, exs)
+    assert set(r.mention_entity["e1"]) == {"Method:probabilistic cellular automaton"}
+    assert set(r.mention_entity["d1"]) == set(r.mention_entity["d2"]) == {"Method:principal component analysis"}
 
 
 def test_same_text_of_different_types_stays_apart():

@@ -10,6 +10,7 @@ import typer
 
 from kg.cache import DEFAULT_CACHE_DIR
 from kg.cli.app import app
+from kg.errors import KgError
 
 if TYPE_CHECKING:
     from kg.pipeline import BuildResult
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 @app.command("build")
 def build_command(
-    corpus: Annotated[Path, typer.Argument(help="Abstracts: text (one per paragraph or per line), JSON Lines or a JSON array, CSV/TSV, SciERC JSON Lines, BibTeX or RIS; read by content, whatever the file name ends in.",
+    corpus: Annotated[Path, typer.Argument(help="Abstracts: text (one per paragraph or per line), JSON Lines or a JSON array, CSV/TSV, SciERC JSON Lines, BibTeX, RIS, PubMed (MEDLINE) or Web of Science exports; read by content, whatever the file name ends in.",
                                            show_default=False)],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Build directory (default: exports/<corpus name>).",
                                              show_default=False)] = None,
@@ -37,6 +38,8 @@ def build_command(
       kg build seeds/iclr2025_abstracts.txt
       kg build papers.csv --out exports/my_list --workers 2
     """
+    if cache is not None and no_cache:  # one of the two would be ignored without a word
+        raise KgError("give --cache DIR or --no-cache, not both")
     from kg.pipeline import BuildOptions, build
 
     # An empty KG_CACHE_DIR is unset, not the current folder.
@@ -83,6 +86,20 @@ def _name_of(paper, papers) -> str:
     return paper.id if sum(p.title == paper.title for p in papers) > 1 else paper.title
 
 
+def related_hint(paper: str, db: Path) -> str:
+    """The `kg related` command for ``paper``, as it can be pasted into a shell."""
+    if paper.startswith("-"):
+        # "-omics ..." would be read as options; after "--" nothing is, so --db goes before it.
+        return f"kg related --db {_shell_path(db)} -- {shlex.quote(paper)}"
+    return f"kg related {shlex.quote(paper)} --db {_shell_path(db)}"
+
+
+def _shell_path(path: Path) -> str:
+    """``path`` quoted for a shell, and as "./-name" if it starts with "-", which `open` would take for options."""
+    text = str(path)
+    return shlex.quote(f"./{text}" if text.startswith("-") else text)
+
+
 def summary(result: BuildResult) -> str:
     ents = result.entity_counts
     rels = result.relationship_counts
@@ -95,9 +112,9 @@ def summary(result: BuildResult) -> str:
         f"  resolution    {result.resolution.summary}",
         f"  extracted     {_papers(result.extracted)} ({len(c.papers) - result.extracted} from cache)",
         "Next:",
-        f"  kg query top_methods --db {shlex.quote(str(result.path))}",
-        f"  kg related {shlex.quote(_name_of(c.papers[0], c.papers))} --db {shlex.quote(str(result.path))}",
+        f"  kg query top_methods --db {_shell_path(result.path)}",
+        "  " + related_hint(_name_of(c.papers[0], c.papers), result.path),
     ]
     if (result.path / "index.html").exists():
-        lines.append(f"  open {shlex.quote(str(result.path / 'index.html'))}   (interactive graph, works offline)")
+        lines.append(f"  open {_shell_path(result.path / 'index.html')}   (interactive graph, works offline)")
     return "\n".join(lines)

@@ -43,7 +43,7 @@ def stats_command(
         " (kg query merged_entities)",
     ]
     if s.warnings:
-        lines.append(f"  warnings      {s.warnings} about the input (listed in build.json)")
+        lines.append(f"  warnings      {s.warnings} (listed in build.json)")
     for etype, rows in s.top.items():
         if rows:
             lines.append(f"  top {etype.lower() + 's':<9} " + "; ".join(f"{e.name} ({e.papers})" for e in rows))

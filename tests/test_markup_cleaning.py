@@ -1,0 +1,76 @@
+"""LaTeX markup in titles, names and abstracts reads as the prose its author meant, in every format."""
+import json
+
+from kg.bibliographic import split_bibtex_names
+from kg.corpus import read_corpus
+from kg.latex import clean_latex
+
+TITLE = r"\textit{In vivo} imaging of \emph{Caenorhabditis elegans} neurons"
+ABSTRACT = (r"We present \textbf{WormTrack}, a tracker for \emph{C. elegans} neurons at $\lambda = 488$ nm "
+            r"with $\theta \leq 0.05$ error in $O(n \log n)$ time, for $\Lambda$CDM, any $\kappa$ and "
+            r"$x \in X$, in {\textgreater}50 worms.")
+PROSE = ("We present WormTrack, a tracker for C. elegans neurons at λ = 488 nm with θ ≤ 0.05 error in "
+         "O(n log n) time, for ΛCDM, any κ and x in X, in >50 worms.")
+
+
+def _bib(tmp_path, fields: str):
+    path = tmp_path / "refs.bib"
+    path.write_text(f"@article{{worm24,\n{fields}\n}}\n", encoding="utf-8")
+    return read_corpus(path)
+
+
+def test_bibtex_markup_reads_as_the_same_prose_as_json_lines(tmp_path):
+    # Commands starting with "l", "i" or "th" (\lambda, \log, \in, \theta) are no accented letters.
+    (p,) = _bib(tmp_path, f"  title = {{{{{TITLE}}}}},\n  abstract = {{{ABSTRACT}}}").papers
+    assert p.title == "In vivo imaging of Caenorhabditis elegans neurons"
+    assert p.text == PROSE
+    path = tmp_path / "refs.jsonl"
+    path.write_text(json.dumps({"abstract": ABSTRACT}) + "\n", encoding="utf-8")
+    (q,) = read_corpus(path).papers
+    assert q.text == p.text
+
+
+def test_accented_names_read_as_letters_in_bibtex_and_in_abstracts(tmp_path):
+    names = (r"M{\"u}ller, T. and Ren\'{e}, A. and Andr{\'e}, B. and Fran\c{c}ois, C. and S{\o}ren, D. "
+             r"and Stra\ss{}er, E. and {\L}{\'o}d{\'z}, F. and N\'{\i}{\~n}ez, G.")
+    abstract = r"We solve the Schr\"odinger equation for G\"odel's universe with a fast solver."
+    (p,) = _bib(tmp_path, f"  author = {{{names}}},\n  abstract = {{{abstract}}}").papers
+    assert p.authors == ("Müller, T.", "René, A.", "André, B.", "François, C.", "Søren, D.", "Straßer, E.",
+                         "Łódź, F.", "Níñez, G.")
+    assert p.text == "We solve the Schrödinger equation for Gödel's universe with a fast solver."
+    assert clean_latex(abstract) == p.text  # the same abstract from any other format
+    assert clean_latex(r"the model\'s output, which we don\'t tune") == "the model's output, which we don't tune"
+
+
+def test_approximately_stays_approximately_while_ties_become_spaces():
+    assert clean_latex(r"pores of $\sim$5 nm") == "pores of ~5 nm"
+    assert clean_latex("pores of ~5 nm (~2 per cell)") == "pores of ~5 nm (~2 per cell)"
+    assert clean_latex(r"as in Fig.~3, pores of~$\sim$5~nm") == "as in Fig. 3, pores of ~5 nm"
+
+
+def test_a_command_glued_to_a_word_stays_a_word_of_its_own():
+    assert clean_latex(r"sorting in $\mathcal{O}(n\log n)$ time") == "sorting in O(n log n) time"
+
+
+def test_greek_letter_commands_become_greek_letters():
+    assert clean_latex(r"a 5 $\mu$m bead in $\Lambda$CDM with $\alpha=0.1$, $\varepsilon$-greedy") == \
+        "a 5 μm bead in ΛCDM with α=0.1, ε-greedy"
+
+
+def test_text_comparison_commands_become_signs_never_tags():
+    assert clean_latex(r"in {\textgreater}50 cells and \textless{}3 steps") == "in >50 cells and <3 steps"
+    assert clean_latex(r"we write {\textless}b{\textgreater} for it") == "we write <b> for it"
+
+
+def test_a_paragraph_break_separates_sentences():
+    assert clean_latex(r"The first part ends.\par The second part begins.") == \
+        "The first part ends. The second part begins."
+    assert clean_latex(r"the $\partial$ operator") == "the partial operator"  # a longer command, no break
+
+
+def test_others_in_a_bibtex_author_list_is_no_author(tmp_path):
+    fields = "  author = {Wang, Li and Others},\n  abstract = {We track worms with a fast tracker.}"
+    (p,) = _bib(tmp_path, fields).papers
+    assert p.authors == ("Wang, Li",)
+    assert split_bibtex_names("Doe, J. and others") == ["Doe, J."]
+    assert split_bibtex_names("{Others and Sons} and Roe, R.") == ["{Others and Sons}", "Roe, R."]
