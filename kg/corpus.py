@@ -48,13 +48,20 @@ from kg.titles import clip, derive_title
 
 MAX_WORDS = 20_000  # longer abstracts are truncated (with a warning): nothing real is this long
 _HEADER_MAX_WORDS = 20
-# First halves of compounds a line break leaves hyphenated ("self-" / "supervised").
+# A word broken at a line end: "archi- tecture" (the hyphen last on its line, the rest first on the next).
+_BROKEN_WORD = re.compile(r"((?:\w+-)*)(\w+)- (\w+)")
+# Halves of compounds a line break leaves hyphenated ("self-" / "supervised", "model-" / "based").
 _HYPHEN_PREFIXES = frozenset("""self non multi semi cross state well co pre post sub inter intra anti
     fine few zero one two three high low long short large small real end open closed top data task
-    model rule graph text image human domain label task time sample""".split())
+    model rule graph text image human domain label time sample""".split())
+_HYPHEN_SUFFIXES = frozenset("""based aware driven free specific level scale wise like related dependent
+    independent agnostic efficient oriented sensitive invariant guided supervised trained tuned tuning
+    art shot step order term time world domain language modal""".split())
+_SUSPENDED = frozenset("and or to nor versus vs".split())  # "pre- and post-training"
 _MIN_WORDS = 5  # fewer: worth a warning (a title, a URL, a stray line), still read
 _LIST_MARKER = re.compile(r"^(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")  # "[1] ", "(2) ", "3. " before an abstract
 _LINE_ABSTRACT_WORDS = 40  # every line at least this long: one abstract per line, not a wrapped paragraph
+_SHORT_ABSTRACT_WORDS = 15  # ... or most lines, and none shorter than this (a title is)
 # The names these fields go by in common exports (Zotero and Scopus CSV, Semantic Scholar,
 # OpenReview, arXiv dumps), compared in lower case without spaces, dashes or underscores.
 _FIELD_NAMES = {  # the two-letter names last: Web of Science's tab-delimited columns
@@ -72,6 +79,7 @@ _ABSTRACT_COLUMNS = frozenset(_FIELD_NAMES["abstract"])
 _NO_ABSTRACT = re.compile(r"[\[(]?\s*(?:no abstract(?: available)?|abstract not available|n/?a)\s*[\])]?\.?",
                           re.IGNORECASE)
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _KNOWN_NAMES = frozenset(n for names in _FIELD_NAMES.values() for n in names) | {"content"}
 _ENGLISH_HINTS = frozenset(
     "the of and to in a is that for we on with as by are this an be from our which it these".split()
@@ -197,7 +205,7 @@ def _records(path: Path, text: str) -> Iterator[tuple[int | str, dict]]:
         if isinstance(whole, dict):
             return _json_object_records(path, whole)
     # JSON Lines under any name, even when one of its first lines is broken (that line is reported).
-    if stripped.startswith("{") and (json_file or any(_parses(line) for line in stripped.split("\n", 5)[:5])):
+    if stripped.startswith("{") and (json_file or any(_is_object(line) for line in stripped.split("\n", 5)[:5])):
         return json_lines(path, text)
     if json_file:  # "null", a bare string: JSON, but not records
         raise KgError(f"{path}: expected a JSON array of objects or one JSON object per line")
@@ -229,19 +237,20 @@ def _json_object_records(path: Path, data: dict) -> Iterator[tuple[int, dict]]:
                   f"one list of records (found {found})")
 
 
-def _parses(text: str) -> bool:
+def _is_object(line: str) -> bool:
     try:
-        json.loads(text)
+        return isinstance(json.loads(line), dict)
     except ValueError:
         return False
-    return True
 
 
 def _table_header(line: str) -> str | None:
     """The delimiter if ``line`` is a CSV or TSV header naming an abstract column, else None."""
     for delimiter in ("\t", ",", ";"):
-        cells = [_field_key(c.strip().strip('"')) for c in line.split(delimiter)]
-        if len(cells) > 1 and _ABSTRACT_COLUMNS & set(cells):
+        raw = [c.strip().strip('"') for c in line.split(delimiter)]
+        # Column names are short: "the blood groups A, B, AB, and O" is a sentence, not a header.
+        if len(raw) > 1 and all(len(c) <= 40 and len(c.split()) <= 4 for c in raw) \
+                and _ABSTRACT_COLUMNS & {_field_key(c) for c in raw}:
             return delimiter
     return None
 
@@ -275,28 +284,28 @@ def _text_records(text: str) -> Iterator[tuple[int, dict | Skip]]:
             for i, line in enumerate(lines):
                 yield start + i, {"abstract": _LIST_MARKER.sub("", line, count=1)}
         else:
-            yield start, {"abstract": _LIST_MARKER.sub("", _join_wrapped(lines), count=1)}
+            yield start, {"abstract": _LIST_MARKER.sub("", " ".join(lines), count=1)}
 
 
-def _join_wrapped(lines: list[str]) -> str:
-    """A paragraph's lines as one text. Text copied from a PDF breaks words at line ends
-    ("archi-" / "tecture"): rejoined, without the hyphen unless it is the word's own ("self-" /
-    "supervised", "state-of-the-" / "art", or the hyphenated form used elsewhere in the paragraph)."""
-    whole = " ".join(lines).lower()
-    text = lines[0]
-    for line in lines[1:]:
-        broken = re.search(r"([\w-]*?)([A-Za-z]+)-$", text)
-        rest = re.match(r"[a-z]+", line)
-        if broken and rest:
-            compound, first = broken.group(1), broken.group(2)
-            keep = (compound.endswith("-") or first.lower() in _HYPHEN_PREFIXES
-                    or f"{first}-{rest.group(0)}".lower() in whole)
-            text = text[:-1] + ("-" if keep else "") + line
-        elif re.search(r"\w-$", text) and line[:1].isalnum():
-            text += line  # "GPT-" / "4", "3-" / "fold": a hyphen between names or numbers is theirs
-        else:
-            text += " " + line
-    return text
+def rejoin_broken_words(text: str) -> str:
+    """Words that text copied from a PDF broke at line ends, whole again: "archi- tecture" ->
+    "architecture". The hyphen stays where it is the word's own ("self- supervised", "T- cell",
+    "attention- based", "GPT- 4", "state-of-the- art", or the hyphenated form used elsewhere in the
+    text), and a suspended one stays apart ("pre- and post-training")."""
+    if "- " not in text:
+        return text
+    hyphenated = set(re.findall(r"[a-z]+-[a-z]+", text.lower()))
+
+    def join(m: re.Match) -> str:
+        compound, first, rest = m.group(1), m.group(2), m.group(3)
+        if rest.lower() in _SUSPENDED:
+            return m.group(0)
+        keep = (not first.isalpha() or not rest.isalpha() or not rest.islower() or len(first) == 1
+                or compound.endswith("-") or first.lower() in _HYPHEN_PREFIXES
+                or rest.lower() in _HYPHEN_SUFFIXES or f"{first}-{rest}".lower() in hyphenated)
+        return f"{compound}{first}{'-' if keep else ''}{rest}"
+
+    return _BROKEN_WORD.sub(join, text)
 
 
 def _one_per_line(lines: list[str]) -> bool:
@@ -305,9 +314,10 @@ def _one_per_line(lines: list[str]) -> bool:
     lengths = sorted(len(line.split()) for line in lines)
     if lengths[0] >= _LINE_ABSTRACT_WORDS:
         return True
-    # A short abstract among long ones must not merge the whole list into one paper.
-    return lengths[len(lengths) // 2] >= _LINE_ABSTRACT_WORDS and all(
-        re.search(r"[.?!][\"')\]]*$", line) for line in lines)
+    # A short abstract among long ones must not merge the whole list into one paper; a title or a
+    # "Code: URL" line above an abstract is no abstract of its own.
+    return (lengths[0] >= _SHORT_ABSTRACT_WORDS and lengths[len(lengths) // 2] >= _LINE_ABSTRACT_WORDS
+            and all(re.search(r"[.?!][\"')\]]*$", line) for line in lines))
 
 
 def _json_array_records(path: Path, data: object) -> Iterator[tuple[str, object]]:
@@ -346,13 +356,13 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
     if not isinstance(rec, dict):
         warn(f"{where}: expected an object with an 'abstract', got {_json_kind(rec)}; skipped")
         return None
+    if _has_surrogates(rec):
+        # JSON can spell half of a UTF-16 pair ("\\ud83d"), which no file or store can hold.
+        warn(f"{where}: broken characters (lone UTF-16 surrogates) replaced by \ufffd")
+        rec = _without_surrogates(rec)
     if "sentences" in rec and "abstract" not in rec:
         return _scierc_paper(rec, where, warn)
     rec = _canonical_fields(rec)
-    if any(isinstance(v, str) and _SURROGATE.search(v) for v in rec.values()):
-        # JSON can spell half of a UTF-16 pair ("\\ud83d"), which no file or store can hold.
-        warn(f"{where}: broken characters (lone UTF-16 surrogates) replaced by \ufffd")
-        rec = {k: _SURROGATE.sub("\ufffd", v) if isinstance(v, str) else v for k, v in rec.items()}
     abstract = rec.get("abstract")
     if not isinstance(abstract, str):
         what = "no abstract" if abstract is None else f"'abstract' is {_json_kind(abstract)}, not text"
@@ -366,7 +376,7 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
     if len(words) > MAX_WORDS:
         warn(f"{where}: abstract has {len(words):,} words; truncated to the first {MAX_WORDS:,}")
         abstract = " ".join(words[:MAX_WORDS])
-    text = clean_latex(abstract)
+    text = rejoin_broken_words(clean_latex(abstract))
     if not text:
         warn(f"{where}: abstract is only markup (no text left after removing LaTeX/HTML); skipped")
         return None
@@ -398,6 +408,22 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
     )
 
 
+def _has_surrogates(value: object) -> bool:
+    if isinstance(value, str):
+        return bool(_SURROGATE.search(value))
+    if isinstance(value, dict):
+        return any(_has_surrogates(k) or _has_surrogates(v) for k, v in value.items())
+    return isinstance(value, list) and any(_has_surrogates(v) for v in value)
+
+
+def _without_surrogates(value):
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    return [_without_surrogates(v) for v in value] if isinstance(value, list) else value
+
+
 def _field_key(name: str) -> str:
     return re.sub(r"[\s_\-]+", "", name).lower()
 
@@ -419,12 +445,12 @@ def _canonical_fields(rec: dict) -> dict:
             value = value["value"]
         if field_name == "authors" and isinstance(value, list):
             value = [a.get("name") if isinstance(a, dict) else a for a in value]
-        if isinstance(value, list):
-            value = [_SURROGATE.sub("\ufffd", x) if isinstance(x, str) else x for x in value]
         out[field_name] = value
+    if "pt" in by_key and by_key.get("ut"):
+        out["id"] = by_key["ut"]  # Web of Science: its "ID" column holds Keywords Plus, not an id
     doi = by_key.get("doi") or by_key.get("di")  # Scopus, Web of Science
     if out["url"] is None and isinstance(doi, str) and doi.strip():
-        out["url"] = "https://doi.org/" + doi.strip().removeprefix("https://doi.org/")
+        out["url"] = "https://doi.org/" + _DOI_PREFIX.sub("", doi.strip())
     return out
 
 
@@ -483,7 +509,7 @@ def _year(v: object) -> int | None:
     if isinstance(v, bool):
         return None
     if isinstance(v, int):
-        return v
+        return v if 1000 <= v <= 2999 else None
     # "2024", "2024.0" (a spreadsheet's number), "2024-05" or "2024-05-17" (a date)
     m = re.fullmatch(r"\s*(\d{4})(?:\.0|-\d{2}(?:-\d{2})?)?\s*", str(v)) if v is not None else None
     if m:

@@ -15,12 +15,13 @@ _ACCENT_MARKS = {"`": "\u0300", "'": "\u0301", "^": "\u0302", '"': "\u0308", "~"
                  "r": "\u030a", "d": "\u0323", "b": "\u0331"}
 # A lettered accent needs a brace or a space after it ("\c{c}", "\c c"), so that "\cite" or "\dots" is
 # never one. The accented letter may be braced, and may be the dotless "\i" that carries an accent.
-_ACCENT = re.compile(r"""\\(?:([`'^"~=.])\s*|([uvHckrdb])(?=[\s{])\s*)"""
+_ACCENT = re.compile(r"""\\(?:([`'^"~=.])|([uvHckrdb])(?=[\s{])\s*)"""
                      r"(?:\{\s*(\\[ij](?![A-Za-z])|[A-Za-z])\s*\}|(\\[ij](?![A-Za-z])|[A-Za-z]))")
 # Letters of their own: "S{\o}ren", "Stra\ss{}e", "{\L}{\'o}d{\'z}". A whole command only, so that
 # "\lambda", "\log" or "\in" never lose their first letters to "\l", "\i".
 _LETTERS = {"ss": "ß", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "aa": "å", "AA": "Å", "o": "ø", "O": "Ø",
             "l": "ł", "L": "Ł", "i": "ı", "j": "ȷ"}
+_ESCAPED_QUOTES = re.compile(r'(?<![\w\\])\\"([^"\\]{1,200}?)\\"(?!\w)')
 _LETTER = re.compile(r"\\(%s)(?![A-Za-z])(\{\}| (?=[a-z]))?" % "|".join(_LETTERS))
 
 _STYLE = re.compile(
@@ -54,7 +55,13 @@ _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": 
 _SYMBOLS = _GREEK | {
     "times": "×", "pm": "±", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "approx": "≈", "sim": "~",
     "cdot": "·", "infty": "∞", "rightarrow": "→", "to": "→", "neq": "≠", "ll": "≪", "gg": "≫", "deg": "°",
-    "circ": "°", "ldots": "…", "dots": "…", "cdots": "…", "textless": "&lt;", "textgreater": "&gt;", "par": " "}
+    "circ": "°", "ldots": "…", "dots": "…", "cdots": "…", "textless": "&lt;", "textgreater": "&gt;", "par": " ",
+    # text-mode symbols, as Mendeley and Zotero write them into BibTeX
+    "textendash": "–", "textemdash": "—", "textquotedblleft": "“", "textquotedblright": "”",
+    "textquoteleft": "‘", "textquoteright": "’", "textdegree": "°", "textregistered": "®",
+    "textcopyright": "©", "texttrademark": "™", "textasciitilde": "~", "guillemotleft": "«",
+    "guillemotright": "»", "textonehalf": "½", "textbullet": "•", "textpm": "±", "textmu": "µ",
+    "texttimes": "×", "textellipsis": "…", "textasciicircum": "^", "textbackslash": "\\"}
 _SYMBOL = re.compile(r"\\(%s)(?![A-Za-z])" % "|".join(sorted(_SYMBOLS, key=len, reverse=True)))
 
 
@@ -62,6 +69,9 @@ def accents_to_unicode(text: str) -> str:
     """``M{\\"u}ller``, ``\\c{C}a\\u{g}lar``, ``S{\\o}ren`` -> "M{ü}ller", "Çağlar", "S{ø}ren".
 
     Other markup stays, for ``clean_latex`` (which calls this first) to remove."""
+    # Quotes some program escaped ('we call it \\"FastNet\\" here') open before a word and
+    # close after one: a quotation, not two umlauts.
+    text = _ESCAPED_QUOTES.sub(r'"\1"', text)
     text = _ACCENT.sub(_accented, text)
     return _LETTER.sub(_letter, text)
 
@@ -102,8 +112,11 @@ def clean_latex(text: str) -> str:
     text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
     text = text.replace("\\ ", " ").replace("---", "—").replace("``", '"').replace("''", '"')
     text = re.sub(r"\\(?=\W)", "", text)
-    text = re.sub(r"(?<!\w)\{([^{}]*)\}", r"\1", text)
-    text = re.sub(r"\{([^{}]*)\}", r"\1", text)
+    for _ in range(6):  # groups inside groups ("{{Routing in M{ü}nchen}}"), innermost first
+        new = re.sub(r"\{([^{}]*)\}", r"\1", text)
+        if new == text:
+            break
+        text = new
     text = _INLINE_TAG.sub("", text)
     text = _TAG.sub(" ", text)
     text = html.unescape(text)

@@ -486,7 +486,12 @@ def find_paper_in(titles: dict[str, str], query: str) -> str:
 
 
 def ranking_version() -> str:
-    """Digest of this module: a build's stored RELATED_TO links are its ranking only if it matches."""
+    """Digest of this module and of kg.resolve (whose plural rules make the concepts): a build's
+    stored RELATED_TO links are its ranking only if it matches."""
     import hashlib
 
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    import kg.resolve
+
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    h.update(Path(kg.resolve.__file__).read_bytes())
+    return h.hexdigest()[:12]

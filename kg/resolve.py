@@ -163,21 +163,21 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     # paper: a paper's own "probabilistic cellular automata (PCA)" is what PCA means in it,
     # whatever PCA means in most other papers.
     definitions: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    own: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+    own: dict[str, dict[tuple[str, str], Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     for ex in extractions:
         for m in ex.mentions:
             acro = acronym_of(m, texts.get(ex.paper_id, ""))
             if acro:
                 definitions[(m.type, normalize(acro))][normalize(m.text)] += 1
-                own[ex.paper_id][normalize(acro)][normalize(m.text)] += 1
+                own[ex.paper_id][(m.type, normalize(acro))][normalize(m.text)] += 1
     acronym_to_long = {key: c.most_common(1)[0][0] for key, c in definitions.items()}
-    own_long = {pid: {acro: c.most_common(1)[0][0] for acro, c in defs.items()} for pid, defs in own.items()}
+    own_long = {pid: {key: c.most_common(1)[0][0] for key, c in defs.items()} for pid, defs in own.items()}
 
     def plain_key(etype: str, text: str, pid: str) -> str:
         k = normalize(text)
         mine = own_long.get(pid)
-        if mine and k in mine:
-            return mine[k]
+        if mine and (etype, k) in mine:
+            return mine[(etype, k)]
         return acronym_to_long.get((etype, k), k)
 
     known = {(m.type, plain_key(m.type, m.text, ex.paper_id)) for ex in extractions for m in ex.mentions}

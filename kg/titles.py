@@ -26,8 +26,10 @@ _SECTION_LABEL = re.compile(rf"{_LABEL_WORD}(?:\s*(?:and|&|/)\s*{_LABEL_WORD})*\
 # Words whose period ends no sentence ("et al.", "Fig. 2", "vs."), compared in lower case.
 # Not "ms", "sec" (units) nor "no", "etc.": they often end a sentence.
 _ABBREVIATIONS = frozenset("al vs fig figs eq eqs approx cf resp ca viz incl esp dr prof vol pp".split())
-# Dotted abbreviations ("e.g.", "i.e.", "U.S.", "a.k.a.") and a capital initial ("J. Smith").
-_DOTTED = re.compile(r"(?:[A-Za-z]\.){2,}|[A-Z]\.")
+# Dotted abbreviations ("e.g.", "i.e.", "U.S.", "a.k.a."); a capital initial ("J. Smith") is one
+# only after a name.
+_DOTTED = re.compile(r"(?:[A-Za-z]\.){2,}")
+_INITIAL = re.compile(r"[A-Z]\.")
 
 
 def derive_title(text: str) -> str:
@@ -101,6 +103,11 @@ def _is_abbreviation(text: str, end: int) -> bool:
     while start > 0 and not text[start - 1].isspace():
         start -= 1  # only this word is read: a long run of "J. J. J." stays linear
     word = text[start:end].lstrip("([{\"'")
+    if _INITIAL.fullmatch(word):
+        # "J. Smith", "John F. Kennedy": an initial follows a name or starts the text; "vitamin D."
+        # and "hepatitis B." end their sentence.
+        before = text[:start].split()
+        return not before or before[-1][:1].isupper()
     return word.endswith(".") and (bool(_DOTTED.fullmatch(word)) or word[:-1].lower() in _ABBREVIATIONS)
 
 

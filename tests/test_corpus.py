@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.corpus import MAX_WORDS, paper_id, read_corpus
+from kg.corpus import MAX_WORDS, paper_id, read_corpus, rejoin_broken_words
 from kg.errors import KgError
 from kg.latex import clean_latex
 from kg.titles import derive_title
@@ -63,9 +63,13 @@ def test_one_abstract_per_line_without_blank_lines(tmp_path):
 
 
 def test_a_short_abstract_among_one_per_line_ones_stays_a_paper_of_its_own(tmp_path):
-    short = "We fit a Bayesian state-space model to sea otter counts."
+    short = "We fit a Bayesian state-space model to sea otter counts from SCUBA transects along the coast of California."
     corpus = read_corpus(write(tmp_path, "lines.txt", f"{LONG1}\n{short}\n{LONG2}\n"))
     assert [p.abstract for p in corpus.papers] == [LONG1, short, LONG2]
+    # A title line above an abstract is no abstract of its own (nor is "Code: URL").
+    titled = f"Do large language models write correct code?\n{LONG1}\n\nCode: https://github.com/x/y.\n{LONG2}\n"
+    corpus = read_corpus(write(tmp_path, "titled.txt", titled))
+    assert len(corpus.papers) == 2
 
 
 def test_a_header_is_said_and_a_question_is_no_header(tmp_path):
@@ -192,14 +196,46 @@ def test_words_a_pdf_broke_at_line_ends_are_whole_again(tmp_path):
     text = ("Transformers have become the dominant archi-\ntecture for natural language pro-\ncessing;\n"
             "we study self-\nsupervised, state-of-the-\nart models such as GPT-\n4 on the QM9 data set.\n")
     (p,) = read_corpus(write(tmp_path, "pdf.txt", text)).papers
-    assert p.abstract == ("Transformers have become the dominant architecture for natural language processing; "
-                          "we study self-supervised, state-of-the-art models such as GPT-4 on the QM9 data set.")
+    assert p.text == ("Transformers have become the dominant architecture for natural language processing; "
+                      "we study self-supervised, state-of-the-art models such as GPT-4 on the QM9 data set.")
+    # Repaired in the text extraction reads, not in the abstract kept: the paper's id does not change.
+    assert p.abstract == " ".join(text.split()) and p.id == paper_id(p.abstract)
+    assert rejoin_broken_words("pre- and post-training, T- cell, k- means") == "pre- and post-training, T-cell, k-means"
 
 
 def test_a_chinese_abstract_is_flagged_as_not_english(tmp_path):
     corpus = read_corpus(write(tmp_path, "zh.jsonl", json.dumps({"abstract": "我们提出了一种用于机器翻译的新型神经网络模型。"}) + "\n"))
     assert corpus.warnings == [f"{tmp_path / 'zh.jsonl'}:1: abstract does not look like English; "
                                "extraction may find little"]
+
+
+@pytest.mark.parametrize("first", [
+    "We compare the blood groups A, B, AB, and O in a cohort of donors.",  # commas and "AB": no CSV header
+    "We fuse three modalities: images; text; and audio, with attention.",
+    "{\\em Graph} networks are studied here, over\n2023 and 2024.",  # a brace and a bare number: no JSON Lines
+])
+def test_prose_that_looks_like_a_header_or_json_is_read_as_text(tmp_path, first):
+    corpus = read_corpus(write(tmp_path, "t.txt", f"{first}\n\n{A1}\n"))
+    assert len(corpus.papers) == 2
+
+
+def test_web_of_science_tab_ids_are_accession_numbers_and_dois_and_years_are_checked(tmp_path):
+    tab = "PT\tTI\tAB\tID\tDI\tUT\nJ\tReefs\t" + A1 + "\tNEURAL-NETWORKS; CLASSIFICATION\t10.1/reef\tWOS:1\n"
+    (p,) = read_corpus(write(tmp_path, "savedrecs.txt", tab)).papers
+    assert (p.id, p.url) == ("WOS:1", "https://doi.org/10.1/reef")
+    rows = [{"abstract": A1, "doi": "http://dx.doi.org/10.1000/xyz", "date": 1700000000000},
+            {"abstract": A2, "doi": "doi:10.1000/abc", "year": 2024}]
+    one, two = read_corpus(write(tmp_path, "d.jsonl", "\n".join(json.dumps(r) for r in rows))).papers
+    assert (one.url, one.year, two.url, two.year) == ("https://doi.org/10.1000/xyz", None,
+                                                      "https://doi.org/10.1000/abc", 2024)
+
+
+def test_a_lone_surrogate_in_a_scierc_record_is_replaced_too(tmp_path):
+    rec = '{"doc_key": "X1", "sentences": [["We", "study", "reefs", "\\ud83d", "."]], "ner": [[]]}'
+    corpus = read_corpus(write(tmp_path, "s.json", rec + "\n"))
+    (p,) = corpus.papers
+    p.text.encode("utf-8")
+    assert "\ufffd" in p.text and "surrogates" in corpus.warnings[0]
 
 
 def test_ids_are_stable_hashes_of_normalized_text(tmp_path):

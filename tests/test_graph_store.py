@@ -70,6 +70,15 @@ def test_store_errors_are_the_engines_one_line_message(graph, tmp_path):
     assert "Parser exception" in str(exc.value) and "\n" not in str(exc.value)
 
 
+def test_neo4j_habits_get_a_hint_and_unnamed_columns_read_as_written(graph, tmp_path):
+    write_store(graph, tmp_path / "store")
+    with Store(tmp_path / "store") as s:
+        with pytest.raises(KgError, match=r"a relationship's type is label\(r\) here"):
+            s.query("MATCH (p:Paper)-[r]->(m) RETURN type(r)")
+        result = s.query("MATCH (p:Paper)-[r]->(m) RETURN label(r), count(p), id(p) LIMIT 1")
+    assert result.columns == ["LABEL(r)", "COUNT(p)", "p._ID"]
+
+
 def test_schema_doc_names_every_property():
     from pathlib import Path
     doc = (Path(__file__).parent.parent / "docs" / "schema.md").read_text()

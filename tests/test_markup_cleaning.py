@@ -74,3 +74,16 @@ def test_others_in_a_bibtex_author_list_is_no_author(tmp_path):
     assert p.authors == ("Wang, Li",)
     assert split_bibtex_names("Doe, J. and others") == ["Doe, J."]
     assert split_bibtex_names("{Others and Sons} and Roe, R.") == ["{Others and Sons}", "Roe, R."]
+
+
+def test_escaped_quotes_and_apostrophes_stay_quotes():
+    assert clean_latex('We call it \\"FastNet\\" and the users\\\' data stay private.') == \
+        'We call it "FastNet" and the users\' data stay private.'
+    assert clean_latex('G\\"odel and \\"Ozt\\"urk') == "Gödel and Öztürk"
+
+
+def test_text_mode_symbols_and_nested_groups_read_as_prose():
+    assert clean_latex("{Retinal disease \\textendash{} a \\textquotedblleft{}specialist\\textquotedblright{} view}") \
+        == "Retinal disease – a “specialist” view"
+    assert clean_latex("at 37\\textdegree{}C") == "at 37°C"
+    assert clean_latex('{{Routing in M{\\"u}nchen}}') == "Routing in München"

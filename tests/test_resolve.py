@@ -56,6 +56,18 @@ def test_a_paper_that_defines_an_acronym_itself_keeps_its_own_meaning():
     assert set(r.mention_entity["d1"]) == set(r.mention_entity["d2"]) == {"Method:principal component analysis"}
 
 
+def test_a_papers_own_definition_applies_to_mentions_of_its_type_only():
+    # Paper a defines RL as a Method; its Task "RL" stays the Task every other paper calls RL.
+    specs = [("a", "Reinforcement learning (RL) trains agents. We study RL in games.",
+              [("Reinforcement learning (RL)", "Method"), ("RL", "Task")]),
+             ("b", "RL in robotics is hard.", [("RL", "Task")]),
+             ("c", "Offline RL is data-hungry.", [("RL", "Task")])]
+    papers = [paper(pid, text) for pid, text, _ in specs]
+    exs = [extraction(p, *ents) for p, (_, _, ents) in zip(papers, specs)]
+    r = resolve(papers, exs)
+    assert r.mention_entity["a"][1] == r.mention_entity["b"][0] == r.mention_entity["c"][0] == "Task:rl"
+
+
 def test_same_text_of_different_types_stays_apart():
     p = paper("a", "Transformer models solve the Transformer task.")
     r = resolve([p], [extraction(p, ("Transformer", "Method"), ("Transformer", "Task"))])

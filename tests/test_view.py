@@ -251,3 +251,17 @@ def test_a_failing_page_worker_fails_the_views_in_the_main_process(tmp_path, mon
     monkeypatch.setattr(kg.view, "concept_view", broken)  # the workers fork with it in place
     with pytest.raises(OSError, match="No space left"):
         write_views(view_corpus(), tmp_path, corpus="c", workers=2)
+
+
+def test_a_page_worker_that_dies_fails_the_views_instead_of_hanging(tmp_path, monkeypatch):
+    import os
+
+    import kg.view
+
+    def killed(*args, **kwargs):
+        os._exit(137)  # what the kernel's OOM killer leaves behind, as far as the pool can tell
+
+    monkeypatch.setattr(kg.view, "MIN_PARALLEL_PAGES", 0)
+    monkeypatch.setattr(kg.view, "concept_view", killed)
+    with pytest.raises(KgError, match="a worker process died"):
+        write_views(view_corpus(), tmp_path, corpus="c", workers=2)

@@ -51,5 +51,5 @@ def parse(nlp, items: Iterable[tuple[str, object]], workers: int, disable: list[
             if not pending:
                 break
             contexts, result = pending.popleft()
-            for ctx_obj, data in zip(contexts, result.get()):
+            for ctx_obj, data in zip(contexts, pool.get(result)):
                 yield Doc(nlp.vocab).from_bytes(data), ctx_obj
