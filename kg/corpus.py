@@ -35,6 +35,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from kg.bibliographic import Skip, bibtex_records, looks_like_bibtex, looks_like_ris, ris_records
@@ -49,10 +50,11 @@ from kg.titles import clip, derive_title
 MAX_WORDS = 20_000  # longer abstracts are truncated (with a warning): nothing real is this long
 _HEADER_MAX_WORDS = 20
 # A word broken at a line end: "archi- tecture" (the hyphen last on its line, the rest first on the next).
-_BROKEN_WORD = re.compile(r"((?:\w+-)*)(\w+)- (\w+)")
+_BROKEN_WORD = re.compile(r"(\w+)-[ \t]*\n[ \t]*(\w+)")
+_VOCABULARY = Path(__file__).parent / "extract" / "model" / "keybert" / "tokenizer.json"
 # Halves of compounds a line break leaves hyphenated ("self-" / "supervised", "model-" / "based").
 _HYPHEN_PREFIXES = frozenset("""self non multi semi cross state well co pre post sub inter intra anti
-    fine few zero one two three high low long short large small real end open closed top data task
+    fine few zero one two three high low long short large small real end open closed top task
     model rule graph text image human domain label time sample""".split())
 _HYPHEN_SUFFIXES = frozenset("""based aware driven free specific level scale wise like related dependent
     independent agnostic efficient oriented sensitive invariant guided supervised trained tuned tuning
@@ -61,7 +63,7 @@ _SUSPENDED = frozenset("and or to nor versus vs".split())  # "pre- and post-trai
 _MIN_WORDS = 5  # fewer: worth a warning (a title, a URL, a stray line), still read
 _LIST_MARKER = re.compile(r"^(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")  # "[1] ", "(2) ", "3. " before an abstract
 _LINE_ABSTRACT_WORDS = 40  # every line at least this long: one abstract per line, not a wrapped paragraph
-_SHORT_ABSTRACT_WORDS = 15  # ... or most lines, and none shorter than this (a title is)
+_SHORT_ABSTRACT_WORDS = 15  # ... or most lines, and at most a quarter shorter than this (a title is)
 # The names these fields go by in common exports (Zotero and Scopus CSV, Semantic Scholar,
 # OpenReview, arXiv dumps), compared in lower case without spaces, dashes or underscores.
 _FIELD_NAMES = {  # the two-letter names last: Web of Science's tab-delimited columns
@@ -248,8 +250,10 @@ def _table_header(line: str) -> str | None:
     """The delimiter if ``line`` is a CSV or TSV header naming an abstract column, else None."""
     for delimiter in ("\t", ",", ";"):
         raw = [c.strip().strip('"') for c in line.split(delimiter)]
-        # Column names are short: "the blood groups A, B, AB, and O" is a sentence, not a header.
-        if len(raw) > 1 and all(len(c) <= 40 and len(c.split()) <= 4 for c in raw) \
+        # Column names are short and end no sentence: "We compare the blood groups A, B, AB, and O."
+        # is prose, "Title;Abstract;Why I saved this paper" a header.
+        if len(raw) > 1 and not line.rstrip().endswith((".", "?", "!")) \
+                and sum(len(c.split()) > 4 for c in raw) <= 1 and all(len(c.split()) <= 10 for c in raw) \
                 and _ABSTRACT_COLUMNS & {_field_key(c) for c in raw}:
             return delimiter
     return None
@@ -276,7 +280,9 @@ def _text_records(text: str) -> Iterator[tuple[int, dict | Skip]]:
     if len(paragraphs) > 1:
         start, first = paragraphs[0]
         joined = " ".join(first)
-        if len(first) <= 3 and len(joined.split()) <= _HEADER_MAX_WORDS and not joined.endswith((".", "?", "!")):
+        ends_sentence = joined.rstrip("\"')]»”’").endswith((".", "?", "!", "。", "？", "！"))
+        cjk = sum(c >= "\u2e80" for c in joined)  # a line of Chinese is one "word", however long
+        if len(first) <= 3 and len(joined.split()) <= _HEADER_MAX_WORDS and cjk < 20 and not ends_sentence:
             paragraphs = paragraphs[1:]
             yield start, Skip(f"{clip(joined, 60)!r} taken for the list's header, not an abstract")
     for start, lines in paragraphs:
@@ -284,28 +290,45 @@ def _text_records(text: str) -> Iterator[tuple[int, dict | Skip]]:
             for i, line in enumerate(lines):
                 yield start + i, {"abstract": _LIST_MARKER.sub("", line, count=1)}
         else:
-            yield start, {"abstract": _LIST_MARKER.sub("", " ".join(lines), count=1)}
+            # The line breaks stay in the abstract (ids fold white space): the cleaner reads them.
+            yield start, {"abstract": _LIST_MARKER.sub("", "\n".join(lines), count=1)}
 
 
 def rejoin_broken_words(text: str) -> str:
-    """Words that text copied from a PDF broke at line ends, whole again: "archi- tecture" ->
-    "architecture". The hyphen stays where it is the word's own ("self- supervised", "T- cell",
-    "attention- based", "GPT- 4", "state-of-the- art", or the hyphenated form used elsewhere in the
-    text), and a suspended one stays apart ("pre- and post-training")."""
-    if "- " not in text:
+    """Words broken at a line end, as text copied from a PDF has them, whole again:
+    "archi-\\ntecture" -> "architecture". Only at a line break: a hyphen typed before a space
+    ("encoder- only") is the author's. The hyphen stays where it is the word's own: after a
+    single letter ("T-cell"), a compound's first part ("self-supervised", "state-of-the-art",
+    "end-to-end") or before a whole word ("in-context", "data-driven"), or where the text writes
+    the word with it elsewhere; a suspended one stays apart ("pre- and post-training")."""
+    if "-\n" not in text:
         return text
     hyphenated = set(re.findall(r"[a-z]+-[a-z]+", text.lower()))
 
     def join(m: re.Match) -> str:
-        compound, first, rest = m.group(1), m.group(2), m.group(3)
-        if rest.lower() in _SUSPENDED:
-            return m.group(0)
+        first, rest = m.group(1), m.group(2)
+        after = m.string[m.end():m.end() + 1]
+        if rest.lower() in _SUSPENDED and after != "-":
+            return f"{first}- {rest}"
         keep = (not first.isalpha() or not rest.isalpha() or not rest.islower() or len(first) == 1
-                or compound.endswith("-") or first.lower() in _HYPHEN_PREFIXES
-                or rest.lower() in _HYPHEN_SUFFIXES or f"{first}-{rest}".lower() in hyphenated)
-        return f"{compound}{first}{'-' if keep else ''}{rest}"
+                or m.string[max(0, m.start() - 1):m.start()] == "-" or after == "-"
+                or first.lower() in _HYPHEN_PREFIXES or rest.lower() in _HYPHEN_SUFFIXES
+                or (len(rest) >= 5 and rest.lower() in _whole_words())
+                or f"{first}-{rest}".lower() in hyphenated)
+        return f"{first}{'-' if keep else ''}{rest}"
 
     return _BROKEN_WORD.sub(join, text)
+
+
+@lru_cache(maxsize=1)
+def _whole_words() -> frozenset[str]:
+    """Whole words of the sentence embedder's vocabulary (shipped with kg): "context" and
+    "driven" are words, "tecture" and "cessing" only pieces of them."""
+    try:
+        vocab = json.loads(_VOCABULARY.read_text(encoding="utf-8"))["model"]["vocab"]
+    except (OSError, ValueError, KeyError):
+        return frozenset()
+    return frozenset(w for w in vocab if w.isalpha() and w.islower())
 
 
 def _one_per_line(lines: list[str]) -> bool:
@@ -316,7 +339,8 @@ def _one_per_line(lines: list[str]) -> bool:
         return True
     # A short abstract among long ones must not merge the whole list into one paper; a title or a
     # "Code: URL" line above an abstract is no abstract of its own.
-    return (lengths[0] >= _SHORT_ABSTRACT_WORDS and lengths[len(lengths) // 2] >= _LINE_ABSTRACT_WORDS
+    short = sum(n < _SHORT_ABSTRACT_WORDS for n in lengths)
+    return (short * 4 <= len(lengths) and lengths[len(lengths) // 2] >= _LINE_ABSTRACT_WORDS
             and all(re.search(r"[.?!][\"')\]]*$", line) for line in lines))
 
 
@@ -376,7 +400,7 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
     if len(words) > MAX_WORDS:
         warn(f"{where}: abstract has {len(words):,} words; truncated to the first {MAX_WORDS:,}")
         abstract = " ".join(words[:MAX_WORDS])
-    text = rejoin_broken_words(clean_latex(abstract))
+    text = clean_latex(rejoin_broken_words(abstract))
     if not text:
         warn(f"{where}: abstract is only markup (no text left after removing LaTeX/HTML); skipped")
         return None
@@ -513,7 +537,7 @@ def _year(v: object) -> int | None:
     # "2024", "2024.0" (a spreadsheet's number), "2024-05" or "2024-05-17" (a date)
     m = re.fullmatch(r"\s*(\d{4})(?:\.0|-\d{2}(?:-\d{2})?)?\s*", str(v)) if v is not None else None
     if m:
-        return int(m.group(1))
+        return int(m.group(1)) if 1000 <= int(m.group(1)) <= 2999 else None  # not "0000", "9999"
     # A date as people write it ("5/17/2024", "May 2024"): its one year, if it has one.
     years = re.findall(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)", str(v)) if isinstance(v, str) else []
     return int(years[0]) if len(years) == 1 else None

@@ -21,7 +21,8 @@ _ACCENT = re.compile(r"""\\(?:([`'^"~=.])|([uvHckrdb])(?=[\s{])\s*)"""
 # "\lambda", "\log" or "\in" never lose their first letters to "\l", "\i".
 _LETTERS = {"ss": "ß", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "aa": "å", "AA": "Å", "o": "ø", "O": "Ø",
             "l": "ł", "L": "Ł", "i": "ı", "j": "ȷ"}
-_ESCAPED_QUOTES = re.compile(r'(?<![\w\\])\\"([^"\\]{1,200}?)\\"(?!\w)')
+# Not '\"{O}zt\"{u}rk' nor '{\"{O}}zg{\"{u}}r': an umlaut is braced or touches its letter.
+_ESCAPED_QUOTES = re.compile(r'(?<![\w\\{])\\"(?![{\s])([^"\\{}]{1,200}?)(?<!\s)\\"(?![\w{])')
 _LETTER = re.compile(r"\\(%s)(?![A-Za-z])(\{\}| (?=[a-z]))?" % "|".join(_LETTERS))
 
 _STYLE = re.compile(
@@ -62,7 +63,8 @@ _SYMBOLS = _GREEK | {
     "textcopyright": "©", "texttrademark": "™", "textasciitilde": "~", "guillemotleft": "«",
     "guillemotright": "»", "textonehalf": "½", "textbullet": "•", "textpm": "±", "textmu": "µ",
     "texttimes": "×", "textellipsis": "…", "textasciicircum": "^", "textbackslash": "\\"}
-_SYMBOL = re.compile(r"\\(%s)(?![A-Za-z])" % "|".join(sorted(_SYMBOLS, key=len, reverse=True)))
+# "2\\textendash 7" is "2–7": the space after a text-mode command only ends its name.
+_SYMBOL = re.compile(r"\\(%s)(?![A-Za-z])( (?=\S))?" % "|".join(sorted(_SYMBOLS, key=len, reverse=True)))
 
 
 def accents_to_unicode(text: str) -> str:
@@ -90,6 +92,11 @@ def _letter(m: re.Match) -> str:
     return _LETTERS[m.group(1)] + ("" if inside_word or m.group(2) == "{}" else m.group(2) or "")
 
 
+def _symbol(m: re.Match) -> str:
+    name, space = m.group(1), m.group(2) or ""
+    return _SYMBOLS[name] + ("" if name.startswith(("text", "guillemot")) else space)
+
+
 def clean_latex(text: str) -> str:
     """Plain text for extraction: markup removed, words rejoined, white space collapsed."""
     text = _HREF.sub(r"\1", text)
@@ -105,7 +112,7 @@ def clean_latex(text: str) -> str:
     # A tie joins two words ("Fig.~3", "10~nm"); a "~" that starts a word means "approximately" ("size ~5 nm")
     # and stays, as does the "~" that "\sim" becomes below ("$\sim$5 nm").
     text = re.sub(r"(?<=[^\s(\[{\\])~", " ", text)
-    text = _SYMBOL.sub(lambda m: _SYMBOLS[m.group(1)], text)
+    text = _SYMBOL.sub(_symbol, text)
     text = re.sub(r"\$([^$]*)\$", r"\1", text)  # inline math keeps its symbols
     # Other commands keep their name, as a word of its own: "$O(n\log n)$" reads "O(n log n)".
     text = re.sub(r"(?<=\w)\\([A-Za-z]+)", r" \1", text)

@@ -229,7 +229,8 @@ def _column_name(name: str) -> str:
     """An unnamed column as written: the engine names ``count(p)`` "COUNT(p._ID)" and ``label(r)``
     "LABEL(r._ID,[,,USES,...])" after its internal ids."""
     name = re.sub(r"\b(LABEL\(\w+)\._ID,\[[^\]]*\]\)", r"\1)", name)
-    return re.sub(r"\((\w+)\._ID\)", r"(\1)", name)  # not a bare "p._ID": that is what id(p) is called
+    # not a bare "p._ID": that is what id(p) is called
+    return re.sub(r"\(((?:DISTINCT\s+)?\w+)\._ID\)", r"(\1)", name)
 
 
 # Neo4j habits the embedded engine spells otherwise: said with the engine's error.

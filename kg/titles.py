@@ -27,9 +27,11 @@ _SECTION_LABEL = re.compile(rf"{_LABEL_WORD}(?:\s*(?:and|&|/)\s*{_LABEL_WORD})*\
 # Not "ms", "sec" (units) nor "no", "etc.": they often end a sentence.
 _ABBREVIATIONS = frozenset("al vs fig figs eq eqs approx cf resp ca viz incl esp dr prof vol pp".split())
 # Dotted abbreviations ("e.g.", "i.e.", "U.S.", "a.k.a."); a capital initial ("J. Smith") is one
-# only after a name.
+# unless a sentence starts after it.
 _DOTTED = re.compile(r"(?:[A-Za-z]\.){2,}")
 _INITIAL = re.compile(r"[A-Z]\.")
+_SENTENCE_STARTS = frozenset("""it we this these that those the our in a an they here however thus
+    to for as such both its there results further finally moreover also on by with""".split())
 
 
 def derive_title(text: str) -> str:
@@ -104,10 +106,10 @@ def _is_abbreviation(text: str, end: int) -> bool:
         start -= 1  # only this word is read: a long run of "J. J. J." stays linear
     word = text[start:end].lstrip("([{\"'")
     if _INITIAL.fullmatch(word):
-        # "J. Smith", "John F. Kennedy": an initial follows a name or starts the text; "vitamin D."
-        # and "hepatitis B." end their sentence.
-        before = text[:start].split()
-        return not before or before[-1][:1].isupper()
+        # "R. Sutton", "J. K. Rowling": an initial comes before a name; "vitamin D. It ..." and
+        # "hepatitis B. The ..." end their sentence.
+        after = text[end:].split(maxsplit=1)
+        return bool(after) and after[0].lower() not in _SENTENCE_STARTS
     return word.endswith(".") and (bool(_DOTTED.fullmatch(word)) or word[:-1].lower() in _ABBREVIATIONS)
 
 

@@ -70,6 +70,18 @@ def test_a_short_abstract_among_one_per_line_ones_stays_a_paper_of_its_own(tmp_p
     titled = f"Do large language models write correct code?\n{LONG1}\n\nCode: https://github.com/x/y.\n{LONG2}\n"
     corpus = read_corpus(write(tmp_path, "titled.txt", titled))
     assert len(corpus.papers) == 2
+    # A placeholder among many abstracts is a record of its own (and skipped as one).
+    lines = [LONG1, LONG2, "No abstract available.", LONG1.replace("LOL", "MOM"), LONG2.replace("PMD", "QMD")]
+    corpus = read_corpus(write(tmp_path, "na.txt", "\n".join(lines) + "\n"))
+    assert len(corpus.papers) == 4 and corpus.warnings == [f"{tmp_path / 'na.txt'}:3: empty abstract; skipped"]
+
+
+def test_a_first_abstract_in_chinese_or_ending_in_a_quote_is_no_header(tmp_path):
+    zh = "我们提出了一种用于机器翻译的新型神经网络模型，并在多个基准数据集上取得了最好的结果"
+    quoted = 'We call this model "FastNet."'
+    for first in (zh, quoted):
+        corpus = read_corpus(write(tmp_path, "f.txt", f"{first}\n\n{A1}\n"))
+        assert [p.abstract for p in corpus.papers] == [first, A1]
 
 
 def test_a_header_is_said_and_a_question_is_no_header(tmp_path):
@@ -109,7 +121,8 @@ def test_items_of_a_json_array_are_named_by_position_not_line(tmp_path):
 
 @pytest.mark.parametrize("delimiter", ["\t", ";"])
 def test_a_csv_file_is_read_with_the_delimiter_its_header_uses(tmp_path, delimiter):
-    rows = [delimiter.join(["title", "abstract"]), delimiter.join(["One", A1]), delimiter.join(["Two", A2])]
+    rows = [delimiter.join(["title", "abstract", "Why I saved this paper"]), delimiter.join(["One", A1, "x"]),
+            delimiter.join(["Two", A2, "y"])]
     corpus = read_corpus(write(tmp_path, "papers.csv", "\n".join(rows) + "\n"))
     assert [(p.title, p.abstract) for p in corpus.papers] == [("One", A1), ("Two", A2)]
 
@@ -199,8 +212,14 @@ def test_words_a_pdf_broke_at_line_ends_are_whole_again(tmp_path):
     assert p.text == ("Transformers have become the dominant architecture for natural language processing; "
                       "we study self-supervised, state-of-the-art models such as GPT-4 on the QM9 data set.")
     # Repaired in the text extraction reads, not in the abstract kept: the paper's id does not change.
-    assert p.abstract == " ".join(text.split()) and p.id == paper_id(p.abstract)
-    assert rejoin_broken_words("pre- and post-training, T- cell, k- means") == "pre- and post-training, T-cell, k-means"
+    assert " ".join(p.abstract.split()) == " ".join(text.split()) and p.id == paper_id(" ".join(text.split()))
+    assert rejoin_broken_words("pre-\nand post-training, T-\ncell, end-\nto-end, in-\ncontext, soft-\nware") \
+        == "pre- and post-training, T-cell, end-to-end, in-context, software"
+    # A hyphen typed before a space is the author's, in any format.
+    typed = "encoder- only and character- as well as word-level models"
+    assert rejoin_broken_words(typed) == typed
+    (q,) = read_corpus(write(tmp_path, "typed.jsonl", json.dumps({"abstract": typed + " are compared here."}))).papers
+    assert q.text.startswith(typed)
 
 
 def test_a_chinese_abstract_is_flagged_as_not_english(tmp_path):
@@ -224,10 +243,12 @@ def test_web_of_science_tab_ids_are_accession_numbers_and_dois_and_years_are_che
     (p,) = read_corpus(write(tmp_path, "savedrecs.txt", tab)).papers
     assert (p.id, p.url) == ("WOS:1", "https://doi.org/10.1/reef")
     rows = [{"abstract": A1, "doi": "http://dx.doi.org/10.1000/xyz", "date": 1700000000000},
-            {"abstract": A2, "doi": "doi:10.1000/abc", "year": 2024}]
-    one, two = read_corpus(write(tmp_path, "d.jsonl", "\n".join(json.dumps(r) for r in rows))).papers
+            {"abstract": A2, "doi": "doi:10.1000/abc", "year": 2024},
+            {"abstract": A2 + " It is new.", "year": "0000-00-00"}]
+    one, two, three = read_corpus(write(tmp_path, "d.jsonl", "\n".join(json.dumps(r) for r in rows))).papers
     assert (one.url, one.year, two.url, two.year) == ("https://doi.org/10.1000/xyz", None,
                                                       "https://doi.org/10.1000/abc", 2024)
+    assert three.year is None
 
 
 def test_a_lone_surrogate_in_a_scierc_record_is_replaced_too(tmp_path):

@@ -80,10 +80,14 @@ def test_escaped_quotes_and_apostrophes_stay_quotes():
     assert clean_latex('We call it \\"FastNet\\" and the users\\\' data stay private.') == \
         'We call it "FastNet" and the users\' data stay private.'
     assert clean_latex('G\\"odel and \\"Ozt\\"urk') == "Gödel and Öztürk"
+    # braced umlauts, as DBLP writes them, are umlauts
+    assert clean_latex('{\\"{O}}zg{\\"{u}}r and \\"{O}zt\\"{u}rk: \\"{U}ber die Gr\\"{o}\\ss{}e') == \
+        "Özgür and Öztürk: Über die Größe"
 
 
 def test_text_mode_symbols_and_nested_groups_read_as_prose():
     assert clean_latex("{Retinal disease \\textendash{} a \\textquotedblleft{}specialist\\textquotedblright{} view}") \
         == "Retinal disease – a “specialist” view"
     assert clean_latex("at 37\\textdegree{}C") == "at 37°C"
+    assert clean_latex("2\\textendash 7 cells of 10 \\textmu m") == "2–7 cells of 10 µm"
     assert clean_latex('{{Routing in M{\\"u}nchen}}') == "Routing in München"

@@ -66,6 +66,7 @@ def test_a_heading_word_that_is_the_text_itself_is_kept(abstract):
     ("Latency is 5 ms. We fix it.", "Latency is 5 ms"),
     # an initial follows a name; a capital letter after a common word ends its sentence
     ("John F. Kennedy studied it. More.", "John F. Kennedy studied it"),
+    ("We extend the framework of R. Sutton to control. More.", "We extend the framework of R. Sutton to control"),
     ("We measured vitamin D. It prevents fractures.", "We measured vitamin D"),
 ])
 def test_titles_are_not_cut_at_abbreviations(abstract, title):
