@@ -157,7 +157,8 @@ def _ris_record(entry: dict) -> dict:
     return {
         "id": entry.get("id"),
         "title": entry.get("title") or entry.get("primary_title"),
-        "abstract": " ".join(abstract) if isinstance(abstract, list) else abstract,
+        # One line per AB line, as in the file: the corpus reader mends words broken across them.
+        "abstract": "\n".join(abstract) if isinstance(abstract, list) else abstract,
         "authors": entry.get("authors") or entry.get("first_authors"),
         "year": _ris_year(entry.get("year") or entry.get("publication_year")),
         "venue": entry.get("secondary_title") or entry.get("journal_name"),

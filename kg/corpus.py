@@ -35,7 +35,6 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from kg.bibliographic import Skip, bibtex_records, looks_like_bibtex, looks_like_ris, ris_records
@@ -50,8 +49,7 @@ from kg.titles import clip, derive_title
 MAX_WORDS = 20_000  # longer abstracts are truncated (with a warning): nothing real is this long
 _HEADER_MAX_WORDS = 20
 # A word broken at a line end: "archi- tecture" (the hyphen last on its line, the rest first on the next).
-_BROKEN_WORD = re.compile(r"(\w+)-[ \t]*\n[ \t]*(\w+)")
-_VOCABULARY = Path(__file__).parent / "extract" / "model" / "keybert" / "tokenizer.json"
+_BROKEN_WORD = re.compile(r"(\w+)-[ \t]*\r?\n[ \t]*(\w+)")
 # Halves of compounds a line break leaves hyphenated ("self-" / "supervised", "model-" / "based").
 _HYPHEN_PREFIXES = frozenset("""self non multi semi cross state well co pre post sub inter intra anti
     fine few zero one two three high low long short large small real end open closed top task
@@ -191,7 +189,7 @@ def _records(path: Path, text: str) -> Iterator[tuple[int | str, dict]]:
     if suffix in (".csv", ".tsv"):
         # Excel writes ";" in many locales, and a tab-separated file is often named .csv.
         first = stripped.split("\n", 1)[0]
-        return _csv_records(path, text, _table_header(first) or ("\t" if suffix == ".tsv" else ","))
+        return _csv_records(path, text, _table_header(first, strict=False) or ("\t" if suffix == ".tsv" else ","))
     # "[1] A numbered list" or "[ICLR 2025] abstracts" in a text file is text, not broken JSON.
     if stripped.startswith("["):
         try:
@@ -246,15 +244,20 @@ def _is_object(line: str) -> bool:
         return False
 
 
-def _table_header(line: str) -> str | None:
-    """The delimiter if ``line`` is a CSV or TSV header naming an abstract column, else None."""
+def _table_header(line: str, strict: bool = True) -> str | None:
+    """The delimiter if ``line`` is a CSV or TSV header naming an abstract column, else None.
+
+    Column names are short: in a file of any name (``strict``) every cell has at most four words
+    and the line ends no sentence, so that "We embed images, text, and audio into one" is prose;
+    in a file named .csv or .tsv one longer name is allowed ("Title;Abstract;Why I saved this?")."""
     for delimiter in ("\t", ",", ";"):
         raw = [c.strip().strip('"') for c in line.split(delimiter)]
-        # Column names are short and end no sentence: "We compare the blood groups A, B, AB, and O."
-        # is prose, "Title;Abstract;Why I saved this paper" a header.
-        if len(raw) > 1 and not line.rstrip().endswith((".", "?", "!")) \
-                and sum(len(c.split()) > 4 for c in raw) <= 1 and all(len(c.split()) <= 10 for c in raw) \
-                and _ABSTRACT_COLUMNS & {_field_key(c) for c in raw}:
+        long_cells = sum(len(c.split()) > 4 for c in raw)
+        if strict:
+            looks_like_names = long_cells == 0 and not line.rstrip().endswith((".", "?", "!"))
+        else:
+            looks_like_names = long_cells <= 1 and all(len(c.split()) <= 10 for c in raw)
+        if len(raw) > 1 and looks_like_names and _ABSTRACT_COLUMNS & {_field_key(c) for c in raw}:
             return delimiter
     return None
 
@@ -298,10 +301,12 @@ def rejoin_broken_words(text: str) -> str:
     """Words broken at a line end, as text copied from a PDF has them, whole again:
     "archi-\\ntecture" -> "architecture". Only at a line break: a hyphen typed before a space
     ("encoder- only") is the author's. The hyphen stays where it is the word's own: after a
-    single letter ("T-cell"), a compound's first part ("self-supervised", "state-of-the-art",
-    "end-to-end") or before a whole word ("in-context", "data-driven"), or where the text writes
-    the word with it elsewhere; a suspended one stays apart ("pre- and post-training")."""
-    if "-\n" not in text:
+    single letter ("T-cell"), in a compound ("state-of-the-art", "end-to-end"), after a listed
+    first part ("self-supervised") or before a listed second one ("data-driven"), or where the
+    text writes the word with it elsewhere; a suspended one stays apart ("pre- and post-training").
+    Without a lexicon "in-context" broken at its hyphen reads "incontext": whether the second part
+    is a word says little ("under-standing", "trans-former")."""
+    if "\n" not in text:
         return text
     hyphenated = set(re.findall(r"[a-z]+-[a-z]+", text.lower()))
 
@@ -313,22 +318,10 @@ def rejoin_broken_words(text: str) -> str:
         keep = (not first.isalpha() or not rest.isalpha() or not rest.islower() or len(first) == 1
                 or m.string[max(0, m.start() - 1):m.start()] == "-" or after == "-"
                 or first.lower() in _HYPHEN_PREFIXES or rest.lower() in _HYPHEN_SUFFIXES
-                or (len(rest) >= 5 and rest.lower() in _whole_words())
                 or f"{first}-{rest}".lower() in hyphenated)
         return f"{first}{'-' if keep else ''}{rest}"
 
     return _BROKEN_WORD.sub(join, text)
-
-
-@lru_cache(maxsize=1)
-def _whole_words() -> frozenset[str]:
-    """Whole words of the sentence embedder's vocabulary (shipped with kg): "context" and
-    "driven" are words, "tecture" and "cessing" only pieces of them."""
-    try:
-        vocab = json.loads(_VOCABULARY.read_text(encoding="utf-8"))["model"]["vocab"]
-    except (OSError, ValueError, KeyError):
-        return frozenset()
-    return frozenset(w for w in vocab if w.isalpha() and w.islower())
 
 
 def _one_per_line(lines: list[str]) -> bool:

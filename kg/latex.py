@@ -63,7 +63,9 @@ _SYMBOLS = _GREEK | {
     "textcopyright": "©", "texttrademark": "™", "textasciitilde": "~", "guillemotleft": "«",
     "guillemotright": "»", "textonehalf": "½", "textbullet": "•", "textpm": "±", "textmu": "µ",
     "texttimes": "×", "textellipsis": "…", "textasciicircum": "^", "textbackslash": "\\"}
-# "2\\textendash 7" is "2–7": the space after a text-mode command only ends its name.
+# "2\\textendash 7" is "2–7": the space after these text-mode commands only ends their name
+# (others keep it: "Intel\\textregistered Xeon" is "Intel® Xeon").
+_JOINING = frozenset({"textendash", "textdegree", "textquotedblleft", "textquoteleft", "guillemotleft", "textmu"})
 _SYMBOL = re.compile(r"\\(%s)(?![A-Za-z])( (?=\S))?" % "|".join(sorted(_SYMBOLS, key=len, reverse=True)))
 
 
@@ -94,7 +96,7 @@ def _letter(m: re.Match) -> str:
 
 def _symbol(m: re.Match) -> str:
     name, space = m.group(1), m.group(2) or ""
-    return _SYMBOLS[name] + ("" if name.startswith(("text", "guillemot")) else space)
+    return _SYMBOLS[name] + ("" if name in _JOINING else space)
 
 
 def clean_latex(text: str) -> str:

@@ -31,7 +31,10 @@ _ABBREVIATIONS = frozenset("al vs fig figs eq eqs approx cf resp ca viz incl esp
 _DOTTED = re.compile(r"(?:[A-Za-z]\.){2,}")
 _INITIAL = re.compile(r"[A-Z]\.")
 _SENTENCE_STARTS = frozenset("""it we this these that those the our in a an they here however thus
-    to for as such both its there results further finally moreover also on by with""".split())
+    to for as such both its there results further finally moreover also on by with experiments
+    extensive experimental empirical numerical patients participants specifically code data
+    overall additionally furthermore importantly notably consequently therefore then next using
+    compared unlike while when although""".split())
 
 
 def derive_title(text: str) -> str:

@@ -213,8 +213,8 @@ def test_words_a_pdf_broke_at_line_ends_are_whole_again(tmp_path):
                       "we study self-supervised, state-of-the-art models such as GPT-4 on the QM9 data set.")
     # Repaired in the text extraction reads, not in the abstract kept: the paper's id does not change.
     assert " ".join(p.abstract.split()) == " ".join(text.split()) and p.id == paper_id(" ".join(text.split()))
-    assert rejoin_broken_words("pre-\nand post-training, T-\ncell, end-\nto-end, in-\ncontext, soft-\nware") \
-        == "pre- and post-training, T-cell, end-to-end, in-context, software"
+    assert rejoin_broken_words("pre-\nand post-training, T-\ncell, end-\nto-end, under-\nstanding, soft-\r\nware") \
+        == "pre- and post-training, T-cell, end-to-end, understanding, software"
     # A hyphen typed before a space is the author's, in any format.
     typed = "encoder- only and character- as well as word-level models"
     assert rejoin_broken_words(typed) == typed
@@ -232,6 +232,7 @@ def test_a_chinese_abstract_is_flagged_as_not_english(tmp_path):
     "We compare the blood groups A, B, AB, and O in a cohort of donors.",  # commas and "AB": no CSV header
     "We fuse three modalities: images; text; and audio, with attention.",
     "{\\em Graph} networks are studied here, over\n2023 and 2024.",  # a brace and a bare number: no JSON Lines
+    "We embed images, text, and audio into one shared space for\nretrieval across modalities.",
 ])
 def test_prose_that_looks_like_a_header_or_json_is_read_as_text(tmp_path, first):
     corpus = read_corpus(write(tmp_path, "t.txt", f"{first}\n\n{A1}\n"))
@@ -510,6 +511,12 @@ def test_a_bibliography_loses_no_entry_silently(tmp_path):
                                "skipped", f"{where}:6: id 'a1' used twice; this paper kept as 'a1-2'"]
 
 
+def test_a_word_broken_across_two_abstract_lines_of_a_ris_file_is_whole(tmp_path):
+    ris = "TY  - JOUR\nTI  - One\nAB  - We propose a new archi-\nAB  - tecture for parsing.\nER  - \n"
+    (p,) = read_corpus(write(tmp_path, "refs.ris", ris)).papers
+    assert p.text == "We propose a new architecture for parsing."
+
+
 def test_ris_entries_stand_alone(tmp_path):
     # A publisher's header, an entry without its "ER" line, an abstract over two AB lines.
     ris = ("Provider: Some Publisher\nDatabase: Journals\n\n"                          # 1-3
@@ -520,7 +527,8 @@ def test_ris_entries_stand_alone(tmp_path):
     one, two = corpus.papers
     assert (one.title, one.source) == ("One", f"{tmp_path / 'refs.ris'}:4")
     assert (two.title, two.source) == ("Two", f"{tmp_path / 'refs.ris'}:8")
-    assert two.abstract == "We study dependency parsing of long documents with transformers."
+    assert two.abstract == "We study dependency parsing of long documents\nwith transformers."  # as in the file
+    assert two.text == "We study dependency parsing of long documents with transformers."
 
 
 def test_json_objects_that_hold_no_records_are_one_clear_error(tmp_path):

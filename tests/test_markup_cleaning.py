@@ -90,4 +90,5 @@ def test_text_mode_symbols_and_nested_groups_read_as_prose():
         == "Retinal disease – a “specialist” view"
     assert clean_latex("at 37\\textdegree{}C") == "at 37°C"
     assert clean_latex("2\\textendash 7 cells of 10 \\textmu m") == "2–7 cells of 10 µm"
+    assert clean_latex("on Intel\\textregistered Xeon, a \\textemdash b") == "on Intel® Xeon, a — b"
     assert clean_latex('{{Routing in M{\\"u}nchen}}') == "Routing in München"

@@ -68,6 +68,7 @@ def test_a_heading_word_that_is_the_text_itself_is_kept(abstract):
     ("John F. Kennedy studied it. More.", "John F. Kennedy studied it"),
     ("We extend the framework of R. Sutton to control. More.", "We extend the framework of R. Sutton to control"),
     ("We measured vitamin D. It prevents fractures.", "We measured vitamin D"),
+    ("We study the role of vitamin D. Experiments on mice show it.", "We study the role of vitamin D"),
 ])
 def test_titles_are_not_cut_at_abbreviations(abstract, title):
     assert derive_title(abstract) == title
