@@ -104,7 +104,7 @@ def read_corpus(path: str | Path) -> Corpus:
     if not path.exists():
         raise KgError(f"{path}: no such file")
     if path.is_dir():
-        raise KgError(f"{path}: is a directory, expected a corpus file (.txt, .jsonl, .json, .csv, .bib or .ris)")
+        raise KgError(f"{path}: is a directory, expected a corpus file (.txt, .jsonl, .json, .csv, .bib, .ris or .nbib)")
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
