@@ -6,7 +6,9 @@
 
 Each size is a replicated corpus (SciERC + seed abstracts, permuted copies with distinct ids,
 bench/corpora.py), built cold by the real CLI in a child process (`kg build --no-cache`); peak RSS
-is the child's, read from the kernel after it exits. On each build it then times every
+is the child's, read from the kernel after it exits; "peak_total_pss_mb" is the most the child and
+its worker processes held together (their PSS summed, sampled every half second: pages the forked
+workers share with the main process count once). On each build it then times every
 `queries/*.cypher` on the embedded store (in process, after opening it) and `kg related` as a
 user runs it (a whole CLI process). Prints one JSON object.
 """
@@ -19,6 +21,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -29,17 +32,51 @@ sys.path.insert(0, str(ROOT / "bench"))
 from corpora import replicate, write_jsonl  # noqa: E402
 
 
+def _tree_pss_kb(root: int) -> int:
+    """PSS of `root` and its descendants, from /proc (0 where the kernel does not report it)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, []))
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
 def build_child(corpus: Path, out: Path, workers: int) -> dict:
     cmd = [sys.executable, "-m", "kg", "build", str(corpus), "--out", str(out), "--no-cache", "--quiet",
            "--workers", str(workers)]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak_pss = [0]
+
+    def sample() -> None:
+        while proc.poll() is None:
+            peak_pss[0] = max(peak_pss[0], _tree_pss_kb(proc.pid))
+            time.sleep(0.5)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    stdout, stderr = proc.communicate()
     dt = time.perf_counter() - t0
+    sampler.join()
     if proc.returncode != 0:
-        sys.exit(f"bench: build failed: {proc.stderr.strip()[-2000:]}")
+        sys.exit(f"bench: build failed: {stderr.strip()[-2000:]}")
     # Children are built in ascending size, so the largest child so far is this one.
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return {"seconds": round(dt, 1), "peak_rss_mb": round(peak_kb / 1024), "summary": proc.stdout.splitlines()[:5]}
+    return {"seconds": round(dt, 1), "peak_rss_mb": round(peak_kb / 1024),
+            "peak_total_pss_mb": round(peak_pss[0] / 1024), "summary": stdout.splitlines()[:5]}
 
 
 def time_queries(build: Path) -> dict:

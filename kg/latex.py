@@ -56,16 +56,18 @@ _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": 
 _SYMBOLS = _GREEK | {
     "times": "×", "pm": "±", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "approx": "≈", "sim": "~",
     "cdot": "·", "infty": "∞", "rightarrow": "→", "to": "→", "neq": "≠", "ll": "≪", "gg": "≫", "deg": "°",
-    "circ": "°", "ldots": "…", "dots": "…", "cdots": "…", "textless": "&lt;", "textgreater": "&gt;", "par": " ",
+    "circ": "°", "ldots": "…", "dots": "…", "cdots": "…", "sqrt": "√", "partial": "∂", "nabla": "∇",
+    "textless": "&lt;", "textgreater": "&gt;", "par": " ",
     # text-mode symbols, as Mendeley and Zotero write them into BibTeX
     "textendash": "–", "textemdash": "—", "textquotedblleft": "“", "textquotedblright": "”",
     "textquoteleft": "‘", "textquoteright": "’", "textdegree": "°", "textregistered": "®",
     "textcopyright": "©", "texttrademark": "™", "textasciitilde": "~", "guillemotleft": "«",
     "guillemotright": "»", "textonehalf": "½", "textbullet": "•", "textpm": "±", "textmu": "µ",
     "texttimes": "×", "textellipsis": "…", "textasciicircum": "^", "textbackslash": "\\"}
-# "2\\textendash 7" is "2–7": the space after these text-mode commands only ends their name
+# "2\\textendash 7" is "2–7", "\\sqrt n" is "√n": the space after these commands only ends their name
 # (others keep it: "Intel\\textregistered Xeon" is "Intel® Xeon").
-_JOINING = frozenset({"textendash", "textdegree", "textquotedblleft", "textquoteleft", "guillemotleft", "textmu"})
+_JOINING = frozenset({"textendash", "textdegree", "textquotedblleft", "textquoteleft", "guillemotleft", "textmu",
+                      "sqrt"})
 _SYMBOL = re.compile(r"\\(%s)(?![A-Za-z])( (?=\S))?" % "|".join(sorted(_SYMBOLS, key=len, reverse=True)))
 
 

@@ -314,6 +314,8 @@ def test_latex_is_cleaned_and_raw_text_kept(tmp_path):
 def test_clean_latex_handles_html_and_escapes():
     assert clean_latex("A <i>deep</i> net with 5\\% error &amp; more") == "A deep net with 5% error & more"
     assert clean_latex("a $9\\times$ speed-up, $\\leq 3$ steps, $\\alpha$") == "a 9× speed-up, ≤ 3 steps, α"
+    # A root or a gradient reads as its symbol, not as the command's name run into its argument.
+    assert clean_latex("an $O(\\sqrt{n})$ bound, $\\sqrt n$ and $\\nabla_\\theta$") == "an O(√n) bound, √n and ∇_θ"
 
 
 def test_markup_leaves_no_stray_spaces_inside_words_or_before_punctuation():
