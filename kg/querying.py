@@ -126,3 +126,9 @@ def statement_count(text: str) -> int:
 def used_params(text: str) -> set[str]:
     """The ``$names`` a query uses (not those inside its strings or comments)."""
     return set(re.findall(r"\$([A-Za-z_]\w*)", _code(text)))
+
+
+def final_limit(text: str) -> int | None:
+    """The ``LIMIT n`` that ends a query, if any (a result of exactly n rows may be cut short)."""
+    m = re.search(r"\bLIMIT\s+(\d+)\s*;?\s*$", _code(text), re.IGNORECASE)
+    return int(m.group(1)) if m else None

@@ -404,6 +404,12 @@ class ConceptIndex:
             pc = f" {c} "
             if any(pc in s for s in padded):
                 continue  # "translation" adds nothing next to "machine translation"
+            inside = [i for i, s in enumerate(padded) if s in pc]
+            if inside:  # "neural networks" says what "networks", listed first, said: it takes that place
+                shown[inside[0]], padded[inside[0]] = c, pc
+                for i in reversed(inside[1:]):
+                    del shown[i], padded[i]
+                continue
             shown.append(c)
             padded.append(pc)
             if len(shown) == limit:

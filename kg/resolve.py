@@ -77,6 +77,9 @@ def _match_case(word: str, like: str) -> str:
 
 _WORD_BREAK = re.compile(r"[\s\-\u2010-\u2015]+")  # spaces, hyphens and dashes
 _TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
+# Hyphen-like dashes (hyphen, non-breaking hyphen, figure dash, en dash, minus); not the em dash,
+# which separates clauses rather than joining a name's words.
+_DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2212]")
 # Heads that add nothing to a name before them ("the Mistral models", "GSM8K benchmark").
 GENERIC_HEADS = frozenset("""model models method methods framework frameworks algorithm algorithms approach
     approaches architecture architectures family families variant variants baseline baselines backbone
@@ -92,6 +95,7 @@ def normalize(text: str) -> str:
     inner = _TRAILING_PARENS.match(text)
     if inner:
         text = inner.group(1)
+    text = _DASHES.sub("-", text)  # "Karush–Kuhn–Tucker" typed with hyphens is the same name
     text = re.sub(r"\s*-\s*", "-", text)
     text = re.sub(r"\s+", " ", text)
     words = text.split(" ")
@@ -115,6 +119,12 @@ def acronym_of(mention: Mention, paper_text: str) -> str | None:
             return None
         long_form, acro = mention.text, m.group(1)
     return acro if _abbreviates(acro, long_form) else None
+
+
+def _defines_acronym(text: str) -> bool:
+    """"Natural Policy Gradient (NPG)": a long form with the acronym it defines."""
+    m = _TRAILING_PARENS.match(text)
+    return bool(m) and _abbreviates(m.group(2).strip(), m.group(1))
 
 
 def _multiword(text: str) -> bool:
@@ -188,7 +198,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
         # "Mistral"); the shortest name left that stands for the same thing is the key.
         names = []
         name, _, head = text.rpartition(" ")
-        while name and head.lower() in GENERIC_HEADS and "(" not in name:
+        while name and head.lower() in GENERIC_HEADS and ("(" not in name or _defines_acronym(name)):
             names.append((name, head.lower()))
             name, _, head = name.rpartition(" ")
         for name, head in reversed(names):

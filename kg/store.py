@@ -54,12 +54,21 @@ class Store:
         except RuntimeError as exc:
             raise KgError(_engine_message(self.path, exc)) from None
 
-    def query(self, cypher: str, params: dict[str, Any] | None = None) -> QueryResult:
-        """Run one Cypher statement; the engine's own message on any error."""
+    def query(self, cypher: str, params: dict[str, Any] | None = None, timeout: float | None = None) -> QueryResult:
+        """Run one Cypher statement; the engine's own message on any error.
+
+        ``timeout`` (seconds) stops a query that runs longer, with an error saying so."""
+        if timeout:
+            self._conn.set_query_timeout(max(1, round(timeout * 1000)))
         try:
             result = self._conn.execute(cypher, params or {})
         except RuntimeError as exc:
+            if timeout and str(exc).strip() == "Interrupted.":
+                raise KgError(_timeout_message(cypher, timeout)) from None
             raise KgError(_engine_message(self.path, exc)) from None
+        finally:
+            if timeout:
+                self._conn.set_query_timeout(0)
         if isinstance(result, list):  # several statements: the last one answers
             result = result[-1]
         columns = [_column_name(c) for c in result.get_column_names()]
@@ -238,14 +247,28 @@ _DIALECT_HINTS = (
     (re.compile(r"function TYPE does not exist", re.I), "a relationship's type is label(r) here"),
     (re.compile(r"function (SHORTESTPATH|ALLSHORTESTPATHS) does not exist|shortestPath", re.I),
      "shortest paths are written MATCH p = (a)-[* SHORTEST 1..5]-(b)"),
-    (re.compile(r"function APOC\.", re.I), "APOC procedures exist only in Neo4j (export with `kg export`)"),
+    (re.compile(r"function APOC\.|CALL apoc\.|\bapoc\.\w+", re.I),
+     "APOC procedures exist only in Neo4j (export with `kg export`)"),
 )
+
+
+def _timeout_message(cypher: str, timeout: float) -> str:
+    msg = f"the query ran longer than {timeout:g} s and was stopped (--timeout)"
+    if re.search(r"\[[^\]]*\*", cypher):
+        # The engine follows every walk, edges repeated, up to 30 hops: the count explodes.
+        msg += "; its variable-length pattern follows every walk: bound it, e.g. [*1..3]"
+    return msg
 
 
 def _engine_message(path: Path, exc: RuntimeError) -> str:
     msg = " ".join(str(exc).split())
     if "lock" in msg.lower():
         return f"{path}: the store is busy (another kg process is writing it); try again when it finishes"
+    if "read-only database" in msg:
+        return (f"{msg} (kg opens a build's store read-only: change the corpus and rebuild, "
+                "or export the graph to Neo4j to edit it)")
+    if "not a valid" in msg.lower() and "database file" in msg.lower():
+        return f"{path}: not a LadybugDB store kg can read (damaged or from another program); rebuild with `kg build`"
     hints = [hint for pattern, hint in _DIALECT_HINTS if pattern.search(msg)]
     if hints:
         msg += f" (LadybugDB's Cypher: {'; '.join(hints)}; see README, \"Cypher on the embedded store\")"

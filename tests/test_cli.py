@@ -147,6 +147,23 @@ def test_an_id_that_reads_as_a_number_still_finds_its_paper(tmp_path):
     for pid in ids:
         assert query(out, "MATCH (p:Paper {id: $paper}) RETURN p.id AS id", f"paper={pid}") == [{"id": pid}]
     assert len(query(out, "MATCH (p:Paper) RETURN p.id LIMIT $k", "k=2")) == 2  # a number where one is meant
+    # Compared in WHERE, the number cannot be cast to the text property: the text is what was meant.
+    assert query(out, "MATCH (p:Paper) WHERE p.id = $id RETURN p.id AS id", "id=12345") == [{"id": "12345"}]
+    proc = kg("query", "MATCH (p:Paper) WHERE p.year = $y RETURN p.id", "--db", str(out), "-p", "y=[1]")
+    assert proc.returncode == 2 and "for text write -p y='\"[1]\"'" in proc.stderr, proc.stderr
+
+
+def test_a_result_cut_by_the_querys_limit_says_there_may_be_more(seed_build):
+    proc = kg("query", "MATCH (p:Paper) RETURN p.id LIMIT 3", "--db", str(seed_build))
+    assert proc.returncode == 0 and "3 rows is the query's LIMIT 3; there may be more" in proc.stderr
+    proc = kg("query", "MATCH (p:Paper) RETURN p.id LIMIT 30", "--db", str(seed_build))
+    assert proc.returncode == 0 and "LIMIT" not in proc.stderr  # 19 rows: nothing was cut
+
+
+def test_a_runaway_query_stops_at_the_timeout_with_a_hint(seed_build):
+    proc = kg("query", "MATCH (a)-[*]-(b) RETURN count(*)", "--db", str(seed_build), "--timeout", "1")
+    assert proc.returncode == 2, proc.stderr
+    assert "ran longer than 1 s" in proc.stderr and "bound it, e.g. [*1..3]" in proc.stderr
 
 
 def test_no_build_yet_says_what_to_do(tmp_path):

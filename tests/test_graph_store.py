@@ -77,6 +77,18 @@ def test_neo4j_habits_get_a_hint_and_unnamed_columns_read_as_written(graph, tmp_
             s.query("MATCH (p:Paper)-[r]->(m) RETURN type(r)")
         result = s.query("MATCH (p:Paper)-[r]->(m) RETURN label(r), count(p), count(DISTINCT p), id(p) LIMIT 1")
     assert result.columns == ["LABEL(r)", "COUNT(p)", "COUNT(DISTINCT p)", "p._ID"]
+    with Store(tmp_path / "store") as s:
+        with pytest.raises(KgError, match="APOC procedures exist only in Neo4j"):
+            s.query('CALL apoc.help("x")')
+        with pytest.raises(KgError, match="read-only: change the corpus and rebuild"):
+            s.query("CREATE (:Paper {id: 'x'})")
+
+
+def test_a_damaged_store_is_named_in_one_line(tmp_path):
+    (tmp_path / "store").write_bytes(b"not a database" * 100)
+    with pytest.raises(KgError) as exc:
+        Store(tmp_path / "store")
+    assert str(exc.value).startswith(f"{tmp_path / 'store'}: not a LadybugDB store") and "\n" not in str(exc.value)
 
 
 def test_schema_doc_names_every_property():

@@ -232,6 +232,7 @@ def test_cli_unknown_paper_is_one_line_exit_2(build_dir):
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "no paper matches" in proc.stderr
+    assert f"searched the build {build_dir}" in proc.stderr  # which build, when the default was not the one meant
     assert "Traceback" not in proc.stderr
 
 
@@ -258,3 +259,15 @@ def test_an_entity_written_several_ways_is_one_shared_concept():
         row = next(r for r in rows if r.id == other)
         assert len(row.shared) == 1, row.shared  # not "large language models" and "LLMs" again
         assert row.shared[0].entity == ents[0] and row.shared[0].papers == 3
+
+
+def test_a_concept_is_not_listed_beside_a_more_specific_one_containing_it():
+    # "networks" is the larger contribution (a typed entity in both papers), "neural networks" the
+    # more specific reason; it is listed once, in the first place, as the specific one.
+    g = corpus_graph({
+        "a": ("One", [("networks", "Method"), ("pruning", "Method")], ["neural networks"]),
+        "b": ("Two", [("neural networks", "Method"), ("networks", "Method")], []),
+        "c": ("Three", [("networks", "Method"), ("parsing", "Task")], []),
+    })
+    row = next(r for r in related(g, "a", k=5) if r.id == "b")
+    assert [s.name for s in row.shared] == ["neural networks"]

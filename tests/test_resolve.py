@@ -150,3 +150,24 @@ def test_generic_heads_come_off_one_by_one_but_not_from_a_common_word():
                                "Dataset:time series", "Dataset:time"}
     # Named by the form that is the entity itself, however often the longer ones occur.
     assert r.entities["Method:mistral"].name == "Mistral"
+
+
+def test_a_long_form_with_its_acronym_and_a_generic_head_is_the_long_form():
+    p = paper("a", "It gives rise to the Natural Policy Gradient (NPG) method. Natural Policy Gradient is old.")
+    r = resolve([p], [extraction(p, ("Natural Policy Gradient (NPG) method", "Method"),
+                                 ("Natural Policy Gradient", "Method"))])
+    assert set(r.entities) == {"Method:natural policy gradient"}
+    # A parenthesis that defines nothing still keeps its head.
+    q = paper("b", "The Gaussian (see below) model and Gaussian.")
+    r = resolve([q], [extraction(q, ("Gaussian (see below) model", "Method"), ("Gaussian", "Method"))])
+    assert len(r.entities) == 2
+
+
+def test_names_typed_with_hyphens_or_dashes_are_one_entity():
+    assert normalize("Karush–Kuhn–Tucker") == normalize("Karush-Kuhn-Tucker") == "karush-kuhn-tucker"
+    assert normalize("GPT\u20114") == "gpt-4"
+    p = paper("a", "The Karush–Kuhn–Tucker conditions.")
+    q = paper("b", "The Karush-Kuhn-Tucker conditions.")
+    r = resolve([p, q], [extraction(p, ("Karush–Kuhn–Tucker", "Method")),
+                         extraction(q, ("Karush-Kuhn-Tucker", "Method"))])
+    assert len(r.entities) == 1

@@ -8,7 +8,8 @@ import typer
 from kg.cli.app import app
 from kg.cli.common import DbOption, Format, build_from, render
 from kg.errors import KgError
-from kg.querying import parse_params, query_params, read_query, statement_count, text_params, used_params
+from kg.querying import (final_limit, parse_params, query_params, read_query, statement_count, text_params,
+                         used_params)
 from kg.store import Store
 
 
@@ -16,9 +17,10 @@ from kg.store import Store
 def query_command(
     query: Annotated[str, typer.Argument(help="A Cypher statement, the path of a .cypher file, or the name of a ready query in queries/ (top_methods, top_tasks, ...).", show_default=False)],
     db: DbOption = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.table,
-    param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Query parameter NAME=VALUE (repeatable).",
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format: table (cells cut at 60 characters), or json and csv (whole values).")] = Format.table,
+    param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Query parameter NAME=VALUE (repeatable). VALUE is read as JSON when it parses (5, [1, 2]), else as text; -p id='\"42\"' forces text.",
                                                     show_default=False)] = None,
+    timeout: Annotated[float, typer.Option("--timeout", min=0, help="Stop the query after this many seconds (0: never).")] = 60,
 ) -> None:
     """Run a Cypher query on the embedded store (no server needed).
 
@@ -44,14 +46,29 @@ def query_command(
         uses = ", ".join(f"${n}" for n in sorted(used)) or "no parameters"
         typer.echo(f"kg: warning: --param {', '.join(unused)}: not used by the query (it uses {uses})", err=True)
     b = build_from(db)
+    as_text = text_params(param or [])
+    read_as_json = sorted(n for n in params if n in used and params[n] != as_text[n])
     with Store(b.store_path) as store:
-        result = store.query(text, params)
-        as_text = text_params(param or [])
-        if not result.rows and any(params[n] != as_text[n] for n in params):
+        try:
+            result = store.query(text, params, timeout=timeout)
+        except KgError as exc:
+            if not read_as_json or "--timeout" in str(exc):
+                raise
+            # "-p id=42" compared with a text property fails to convert: the text was meant.
+            try:
+                result = store.query(text, as_text, timeout=timeout)
+            except KgError:
+                n = read_as_json[0]
+                raise KgError(f"{exc} (--param {n} was read as {params[n]!r}; for text write "
+                              f"-p {n}='\"{as_text[n]}\"')") from None
+        if not result.rows and read_as_json:
             # "-p paper=2410.01234" read as a number finds no paper; the text may.
             try:
-                retry = store.query(text, as_text)
+                retry = store.query(text, as_text, timeout=timeout)
             except KgError:  # the number was meant (LIMIT $k)
                 retry = result
             result = retry if retry.rows else result
     typer.echo(render(result.columns, result.rows, fmt))
+    limit = final_limit(text)
+    if limit is not None and limit > 0 and len(result.rows) == limit:
+        typer.echo(f"kg: note: {limit} rows is the query's LIMIT {limit}; there may be more", err=True)

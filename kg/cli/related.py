@@ -72,15 +72,20 @@ def related_command(
         typer.echo(render(columns, [[pid, i, r.id, round(r.score, 4), _shared_cell(r)]
                                     for pid, related in ranked.items() for i, r in enumerate(related, 1)], fmt))
         return
-    found = _stored(b, paper, k)
-    if found is None:  # more rows than the build stored: rank from the graph
-        from kg.related import find_paper, related
+    try:
+        found = _stored(b, paper, k)
+        if found is None:  # more rows than the build stored: rank from the graph
+            from kg.related import find_paper, related
 
-        g = b.graph()
-        pid = find_paper(g, paper)
-        title, rows = g.nodes[pid].get("title") or pid, related(g, pid, k)
-    else:
-        pid, title, rows = found
+            g = b.graph()
+            pid = find_paper(g, paper)
+            title, rows = g.nodes[pid].get("title") or pid, related(g, pid, k)
+        else:
+            pid, title, rows = found
+    except KgError as exc:
+        if str(exc).startswith("no paper matches"):  # the default build may not be the one meant
+            raise KgError(f"{exc} (searched the build {b.path}; --db names another)") from None
+        raise
     if fmt == Format.json:
         typer.echo(json.dumps([r.to_json() for r in rows], ensure_ascii=False, indent=2))
         return
