@@ -28,6 +28,11 @@ def name_strength(word: str) -> int:
     if "-" in core and first[:1].islower() and not any(c.isupper() or c.isdigit() for c in first):
         return 0  # "human-AI", "text-to-3D": an ordinary word with a name inside
     has_digit = any(c.isdigit() for c in core)
+    parts = [x for x in core.split("-") if x]
+    if len(parts) > 1 and not has_digit and max(name_strength(x) for x in parts) < 2:
+        # Capitalised words or short acronyms joined by hyphens ("English-Spanish", "AS-closed",
+        # "Qwen-VL") are no name by their shape alone: a cue may still type them. "N-best" is a word.
+        return 1 if any(len(x) > 1 and any(c.isupper() for c in x) for x in parts) else 0
     inner_upper = any(c.isupper() for c in core[1:]) and any(c.islower() for c in core)
     upper = sum(c.isupper() for c in letters)
     if inner_upper:
