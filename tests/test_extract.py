@@ -182,6 +182,17 @@ def test_an_acronym_long_form_is_kept_whole(ex):
     assert t["Karush–Kuhn–Tucker"] == t["KKT"] and len(t["KKT"]) == 1
 
 
+def test_a_name_introduced_as_a_kind_of_thing_takes_that_type(ex):
+    # "a dataset called X (AC)": the noun before "called" types the name and its acronym, and a
+    # recognizer span that took only the end of the long form gives way to the whole long form.
+    text = ("To close this gap, we build a large-scale dataset called Multi-target and Multi-granularity "
+            "Reasoning (MMR). Experiments on MMR follow. We also release a benchmark named ToolBench "
+            "and train a model called FastNet on it.")
+    t = typed(next(ex.extract([paper(text)])))
+    assert t["Multi-target and Multi-granularity Reasoning"] == t["MMR"] == {"Dataset"}
+    assert t["ToolBench"] == {"Dataset"} and t["FastNet"] == {"Method"}
+
+
 @pytest.mark.slow
 def test_seed_smoke_checks(ex):
     seeds = (ROOT / "seeds" / "iclr2025_abstracts.txt").read_text(encoding="utf-8").split("\n\n")[1:]

@@ -296,9 +296,12 @@ class Extractor:
                             and rules.only_generic(rest):
                         # "Mistral models": keep the span and add the name itself.
                         spans[key] = [c.type, max(c.score, NER_BASE_SCORE), "ner+" + c.source]
-                    elif c.source == "rule:acronym" and c.start <= k[0] and k[1] <= c.end:
+                    elif c.source == "rule:acronym" and c.start <= k[0] and (
+                            k[1] <= c.end or c.start < k[0] and re.fullmatch(r"\s*\([^()]*\)", text[c.end:k[1]])):
                         # The letters of "Long Form (LF)" fix the long form's edges: a recognizer
-                        # span inside it is a piece of it ("Karush" of "Karush–Kuhn–Tucker").
+                        # span inside it is a piece of it ("Karush" of "Karush–Kuhn–Tucker"), also
+                        # with the parenthesis ("Multi-granularity Reasoning (MMR)" of "Multi-target
+                        # and Multi-granularity Reasoning (MMR)").
                         t, sc, src = spans.pop(k)
                         spans[key] = [c.type, max(sc, c.score), src + "+" + c.source]
                     elif c.source == "rule:acronym" and k[0] == c.start and c.score >= 0.8 \

@@ -222,6 +222,7 @@ def acronym_pairs(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
 _PROPOSE_BEFORE = re.compile(r"\b(?:we|paper|work)\s+(?:also\s+|first\s+|then\s+)?(?:%s)(?:e|s|ed|d)?\s+"
                              r"(?:a\s+|an\s+|the\s+)?(?:new\s+|novel\s+)?(?:\w+\s+){0,2}$"
                              % "|".join(v.rstrip("e") for v in PROPOSE_VERBS))
+_CALLED = re.compile(r"\b(\w+)\s+(?:called|named|termed|dubbed)\s+$")
 MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"}
 COLLECTION_HEADS = {"benchmark", "dataset", "corpus", "suite", "treebank", "database", "leaderboard", "testbed"}
@@ -253,6 +254,10 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
         # The recognizer may have typed only a piece of the long form ("Karush" of "Karush–Kuhn–Tucker").
         inner = [t for (s, e), t in ner_types.items() if ls <= s and e <= le]
         etype = ner_types.get((ls, le)) or phrase_type(long_text) or (inner[0] if len(set(inner)) == 1 else None)
+        called = _CALLED.search(text[max(0, ls - 40):ls].lower())
+        if called and _head_type(called.group(1)):
+            # "a large-scale dataset called Multi-granularity Reasoning (MMR)": the text says what it is.
+            etype = _head_type(called.group(1))
         if etype is None:
             # An untyped long form is a method when the abstract presents it as one:
             # "We propose Latent Optimal Linear combinations (LOL) as a general-purpose method".
@@ -357,10 +362,13 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
         if cue is None and re.search(r"\b(?:builds?|built|based|relies|rely|relying|extends?|extending)\s+"
                                      r"(?:up)?on\s+(?:the\s+)?$", text[max(0, start - 40):start], re.I):
             cue, score = "Method", 0.8
-        # "we propose X"
+        # "we propose X"; "a benchmark called X" is what the noun before "called" says it is.
         if cue is None:
             before = text[max(0, start - 40):start].lower()
-            if _PROPOSE_BEFORE.search(before) or re.search(r"\b(?:called|named|termed|dubbed)\s+$", before):
+            called = _CALLED.search(before)
+            if called:
+                cue, score = _head_type(called.group(1)) or "Method", 0.8
+            elif _PROPOSE_BEFORE.search(before):
                 cue, score = "Method", 0.8
         # Evaluation context: "experiments on X", "evaluated on X and Y".
         if cue is None:
