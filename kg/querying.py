@@ -132,3 +132,8 @@ def final_limit(text: str) -> int | None:
     """The ``LIMIT n`` that ends a query, if any (a result of exactly n rows may be cut short)."""
     m = re.search(r"\bLIMIT\s+(\d+)\s*;?\s*$", _code(text), re.IGNORECASE)
     return int(m.group(1)) if m else None
+
+
+def writes_files(text: str) -> bool:
+    """Whether a statement writes a file (``COPY (...) TO 'file'``, ``EXPORT DATABASE``)."""
+    return bool(re.match(r"\s*(?:COPY\s*\(|EXPORT\s+DATABASE\b)", _code(text), re.IGNORECASE))

@@ -160,6 +160,12 @@ def test_a_result_cut_by_the_querys_limit_says_there_may_be_more(seed_build):
     assert proc.returncode == 0 and "LIMIT" not in proc.stderr  # 19 rows: nothing was cut
 
 
+def test_a_query_never_writes_files(seed_build, tmp_path):
+    target = tmp_path / "rows.csv"
+    proc = kg("query", f"COPY (MATCH (p:Paper) RETURN p.id) TO '{target}'", "--db", str(seed_build))
+    assert proc.returncode == 2 and "--format csv" in proc.stderr and not target.exists()
+
+
 def test_a_runaway_query_stops_at_the_timeout_with_a_hint(seed_build):
     proc = kg("query", "MATCH (a)-[*]-(b) RETURN count(*)", "--db", str(seed_build), "--timeout", "1")
     assert proc.returncode == 2, proc.stderr

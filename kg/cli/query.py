@@ -9,7 +9,7 @@ from kg.cli.app import app
 from kg.cli.common import DbOption, Format, build_from, render
 from kg.errors import KgError
 from kg.querying import (final_limit, parse_params, query_params, read_query, statement_count, text_params,
-                         used_params)
+                         used_params, writes_files)
 from kg.store import Store
 
 
@@ -34,6 +34,8 @@ def query_command(
     text = read_query(query)
     if statement_count(text) > 1:
         raise KgError(f"{query}: holds {statement_count(text)} statements; kg query runs one at a time")
+    if writes_files(text):
+        raise KgError(f"{query}: kg query only reads; to save the rows, add --format csv (or json) > FILE")
     params = parse_params(param or [])
     used, documented = used_params(text), query_params(text)
     missing = sorted(used - set(params))
