@@ -116,6 +116,10 @@ def clean_latex(text: str) -> str:
     # A tie joins two words ("Fig.~3", "10~nm"); a "~" that starts a word means "approximately" ("size ~5 nm")
     # and stays, as does the "~" that "\sim" becomes below ("$\sim$5 nm").
     text = re.sub(r"(?<=[^\s(\[{\\])~", " ", text)
+    # "\sqrt{n \log n}" keeps its grouping: "√(n log n)"; "\sqrt{n}" is "√n".
+    text = re.sub(r"\\sqrt\s*\{([^{}]*)\}",
+                  lambda m: "\\sqrt " + (m.group(1) if re.fullmatch(r"\s*\w+\s*", m.group(1)) else f"({m.group(1)})"),
+                  text)
     text = _SYMBOL.sub(_symbol, text)
     text = re.sub(r"\$([^$]*)\$", r"\1", text)  # inline math keeps its symbols
     # Other commands keep their name, as a word of its own: "$O(n\log n)$" reads "O(n log n)".

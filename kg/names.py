@@ -32,7 +32,9 @@ def name_strength(word: str) -> int:
     if len(parts) > 1 and not has_digit and max(name_strength(x) for x in parts) < 2:
         # Capitalised words or short acronyms joined by hyphens ("English-Spanish", "AS-closed",
         # "Qwen-VL") are no name by their shape alone: a cue may still type them. "N-best" is a word.
-        return 1 if any(len(x) > 1 and any(c.isupper() for c in x) for x in parts) else 0
+        # "Fine-tuning", "Large-scale" at a sentence start have one capital: ordinary words.
+        capitalised = sum(1 for x in parts if x[:1].isupper())
+        return 1 if capitalised > 1 or any(len(x) > 1 and x.isupper() for x in parts) else 0
     inner_upper = any(c.isupper() for c in core[1:]) and any(c.islower() for c in core)
     upper = sum(c.isupper() for c in letters)
     if inner_upper:

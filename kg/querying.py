@@ -128,12 +128,20 @@ def used_params(text: str) -> set[str]:
     return set(re.findall(r"\$([A-Za-z_]\w*)", _code(text)))
 
 
-def final_limit(text: str) -> int | None:
-    """The ``LIMIT n`` that ends a query, if any (a result of exactly n rows may be cut short)."""
-    m = re.search(r"\bLIMIT\s+(\d+)\s*;?\s*$", _code(text), re.IGNORECASE)
-    return int(m.group(1)) if m else None
+def final_limit(text: str, params: dict[str, Any] | None = None) -> int | None:
+    """The ``LIMIT n`` (or ``LIMIT $k``) that ends a query, if any: a result of exactly n rows may
+    have been cut short. None for a UNION, whose last LIMIT bounds only its last part."""
+    code = _code(text)
+    m = re.search(r"\bLIMIT\s+(\d+|\$([A-Za-z_]\w*))\s*;?\s*$", code, re.IGNORECASE)
+    if not m or re.search(r"\bUNION\b", code, re.IGNORECASE):
+        return None
+    if m.group(2):
+        value = (params or {}).get(m.group(2))
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return int(m.group(1))
 
 
 def writes_files(text: str) -> bool:
     """Whether a statement writes a file (``COPY (...) TO 'file'``, ``EXPORT DATABASE``)."""
-    return bool(re.match(r"\s*(?:COPY\s*\(|EXPORT\s+DATABASE\b)", _code(text), re.IGNORECASE))
+    return bool(re.match(r"\s*(?:(?:PROFILE|EXPLAIN)\s+)?(?:COPY\s*\(|EXPORT\s+DATABASE\b)", _code(text),
+                         re.IGNORECASE))

@@ -77,6 +77,7 @@ def _match_case(word: str, like: str) -> str:
 
 _WORD_BREAK = re.compile(r"[\s\-\u2010-\u2015]+")  # spaces, hyphens and dashes
 _TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
+_LEADING_PARENS = re.compile(r"^([^()]*\S)\s*\(([^()]+)\)")
 # Hyphen-like dashes (hyphen, non-breaking hyphen, figure dash, en dash, minus); not the em dash,
 # which separates clauses rather than joining a name's words.
 _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2212]")
@@ -123,7 +124,7 @@ def acronym_of(mention: Mention, paper_text: str) -> str | None:
 
 def _defines_acronym(text: str) -> bool:
     """"Natural Policy Gradient (NPG)": a long form with the acronym it defines."""
-    m = _TRAILING_PARENS.match(text)
+    m = _LEADING_PARENS.match(text)  # "Low-Rank Adaptation (LoRA) method" as it loses "family"
     return bool(m) and _abbreviates(m.group(2).strip(), m.group(1))
 
 

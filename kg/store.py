@@ -247,16 +247,16 @@ _DIALECT_HINTS = (
     (re.compile(r"function TYPE does not exist", re.I), "a relationship's type is label(r) here"),
     (re.compile(r"function (SHORTESTPATH|ALLSHORTESTPATHS) does not exist|shortestPath", re.I),
      "shortest paths are written MATCH p = (a)-[* SHORTEST 1..5]-(b)"),
-    (re.compile(r"function APOC\.|CALL apoc\.|\bapoc\.\w+", re.I),
+    (re.compile(r"function APOC\.|<CALL apoc\.", re.I),
      "APOC procedures exist only in Neo4j (export with `kg export`)"),
 )
 
 
 def _timeout_message(cypher: str, timeout: float) -> str:
     msg = f"the query ran longer than {timeout:g} s and was stopped (--timeout)"
-    if re.search(r"\[[^\]]*\*", cypher):
+    if re.search(r"-\s*\[[^\]]*\*", cypher):  # a relationship pattern, not [x IN l | x*2]
         # The engine follows every walk, edges repeated, up to 30 hops: the count explodes.
-        msg += "; its variable-length pattern follows every walk: bound it, e.g. [*1..3]"
+        msg += "; a variable-length pattern follows every walk, so keep its bound small, e.g. [*1..3]"
     return msg
 
 
@@ -267,6 +267,8 @@ def _engine_message(path: Path, exc: RuntimeError) -> str:
     if "read-only database" in msg:
         return (f"{msg} (kg opens a build's store read-only: change the corpus and rebuild, "
                 "or export the graph to Neo4j to edit it)")
+    if "may be checkpointing" in msg:  # what a truncated store file says too
+        return f"{path}: the store cannot be read (being written, or damaged); if this persists, rebuild with `kg build`"
     if "not a valid" in msg.lower() and "database file" in msg.lower():
         return f"{path}: not a LadybugDB store kg can read (damaged or from another program); rebuild with `kg build`"
     hints = [hint for pattern, hint in _DIALECT_HINTS if pattern.search(msg)]

@@ -149,27 +149,42 @@ def test_an_id_that_reads_as_a_number_still_finds_its_paper(tmp_path):
     assert len(query(out, "MATCH (p:Paper) RETURN p.id LIMIT $k", "k=2")) == 2  # a number where one is meant
     # Compared in WHERE, the number cannot be cast to the text property: the text is what was meant.
     assert query(out, "MATCH (p:Paper) WHERE p.id = $id RETURN p.id AS id", "id=12345") == [{"id": "12345"}]
+    assert query(out, "MATCH (p:Paper) WHERE p.id IN $ids RETURN p.id AS id ORDER BY id",
+                 "ids=[12345, 2410.01234]") == [{"id": "12345"}, {"id": "2410.01234"}]
+    # Neither reading fits an integer property: the engine's error, saying what was tried.
     proc = kg("query", "MATCH (p:Paper) WHERE p.year = $y RETURN p.id", "--db", str(out), "-p", "y=[1]")
-    assert proc.returncode == 2 and "for text write -p y='\"[1]\"'" in proc.stderr, proc.stderr
+    assert proc.returncode == 2 and 'was read as [1], then as ["1"]: neither fits' in proc.stderr, proc.stderr
+    # A syntax error is not a parameter's fault: no retry, no hint.
+    proc = kg("query", "MATCH (p:Paper) RETURN p.id LIMT $k", "--db", str(out), "-p", "k=3")
+    assert proc.returncode == 2 and "Parser exception" in proc.stderr and "--param" not in proc.stderr
 
 
 def test_a_result_cut_by_the_querys_limit_says_there_may_be_more(seed_build):
     proc = kg("query", "MATCH (p:Paper) RETURN p.id LIMIT 3", "--db", str(seed_build))
-    assert proc.returncode == 0 and "3 rows is the query's LIMIT 3; there may be more" in proc.stderr
-    proc = kg("query", "MATCH (p:Paper) RETURN p.id LIMIT 30", "--db", str(seed_build))
-    assert proc.returncode == 0 and "LIMIT" not in proc.stderr  # 19 rows: nothing was cut
+    assert proc.returncode == 0 and "3 rows, the query's LIMIT; there may be more" in proc.stderr
+    proc = kg("query", "MATCH (p:Paper) RETURN p.id LIMIT $k", "--db", str(seed_build), "-p", "k=2")
+    assert proc.returncode == 0 and "2 rows, the query's LIMIT" in proc.stderr
+    for cypher in ("MATCH (p:Paper) RETURN p.id LIMIT 30",  # 19 rows: nothing was cut
+                   "MATCH (p:Paper) RETURN count(p) AS n LIMIT 1",  # one row is all an aggregate has
+                   "MATCH (p:Paper) RETURN p.id LIMIT 0 UNION ALL MATCH (p:Paper) RETURN p.id LIMIT 2"):
+        proc = kg("query", cypher, "--db", str(seed_build))
+        assert proc.returncode == 0 and "LIMIT" not in proc.stderr, cypher
 
 
 def test_a_query_never_writes_files(seed_build, tmp_path):
     target = tmp_path / "rows.csv"
-    proc = kg("query", f"COPY (MATCH (p:Paper) RETURN p.id) TO '{target}'", "--db", str(seed_build))
-    assert proc.returncode == 2 and "--format csv" in proc.stderr and not target.exists()
+    for cypher in (f"COPY (MATCH (p:Paper) RETURN p.id) TO '{target}'",
+                   f"PROFILE COPY (MATCH (p:Paper) RETURN p.id) TO '{target}'",
+                   f"EXPLAIN EXPORT DATABASE '{tmp_path / 'db'}'"):
+        proc = kg("query", cypher, "--db", str(seed_build))
+        assert proc.returncode == 2 and "--format csv" in proc.stderr, cypher
+    assert not target.exists() and not (tmp_path / "db").exists()
 
 
 def test_a_runaway_query_stops_at_the_timeout_with_a_hint(seed_build):
     proc = kg("query", "MATCH (a)-[*]-(b) RETURN count(*)", "--db", str(seed_build), "--timeout", "1")
     assert proc.returncode == 2, proc.stderr
-    assert "ran longer than 1 s" in proc.stderr and "bound it, e.g. [*1..3]" in proc.stderr
+    assert "ran longer than 1 s" in proc.stderr and "keep its bound small, e.g. [*1..3]" in proc.stderr
 
 
 def test_no_build_yet_says_what_to_do(tmp_path):

@@ -316,6 +316,7 @@ def test_clean_latex_handles_html_and_escapes():
     assert clean_latex("a $9\\times$ speed-up, $\\leq 3$ steps, $\\alpha$") == "a 9× speed-up, ≤ 3 steps, α"
     # A root or a gradient reads as its symbol, not as the command's name run into its argument.
     assert clean_latex("an $O(\\sqrt{n})$ bound, $\\sqrt n$ and $\\nabla_\\theta$") == "an O(√n) bound, √n and ∇_θ"
+    assert clean_latex("in $O(\\sqrt{n \\log n})$ time") == "in O(√(n log n)) time"
 
 
 def test_markup_leaves_no_stray_spaces_inside_words_or_before_punctuation():

@@ -33,6 +33,7 @@ def typed(extraction: Extraction) -> dict[str, set[str]]:
     # hyphenated: a strong part makes a name; capitalised words or short acronyms alone do not
     ("MS-COCO", 2), ("BERT-base", 2), ("DALL-E", 2), ("RoBERTa-large", 2),
     ("English-Spanish", 1), ("AS-closed", 1), ("Qwen-VL", 1), ("N-best", 0), ("T-cell", 0),
+    ("Fine-tuning", 0), ("Large-scale", 0), ("In-context", 0), ("Parameter-efficient", 0),
 ])
 def test_name_shapes(word, strength):
     assert rules.name_strength(word) == strength
@@ -182,15 +183,23 @@ def test_an_acronym_long_form_is_kept_whole(ex):
     assert t["Karush–Kuhn–Tucker"] == t["KKT"] and len(t["KKT"]) == 1
 
 
+def test_a_capitalised_hyphenated_word_is_a_name_inside_a_sentence_only(ex):
+    text = ("Fine-tuning is costly. Large-scale pretraining helps. Zero-shot transfer is weak. "
+            "Our method improves the error on Peptides-struct and the precision on Peptides-func.")
+    t = typed(next(ex.extract([paper(text)])))
+    assert not {"Fine-tuning", "Large-scale", "Zero-shot"} & set(t)
+    assert t["Peptides-struct"] == t["Peptides-func"] == {"Dataset"}
+
+
 def test_a_name_introduced_as_a_kind_of_thing_takes_that_type(ex):
     # "a dataset called X (AC)": the noun before "called" types the name and its acronym, and a
     # recognizer span that took only the end of the long form gives way to the whole long form.
     text = ("To close this gap, we build a large-scale dataset called Multi-target and Multi-granularity "
             "Reasoning (MMR). Experiments on MMR follow. We also release a benchmark named ToolBench "
-            "and train a model called FastNet on it.")
+            "and train a model called FastNet on it, then a new suite, called AgentQuest.")
     t = typed(next(ex.extract([paper(text)])))
     assert t["Multi-target and Multi-granularity Reasoning"] == t["MMR"] == {"Dataset"}
-    assert t["ToolBench"] == {"Dataset"} and t["FastNet"] == {"Method"}
+    assert t["ToolBench"] == t["AgentQuest"] == {"Dataset"} and t["FastNet"] == {"Method"}
 
 
 @pytest.mark.slow

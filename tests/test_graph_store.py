@@ -80,6 +80,9 @@ def test_neo4j_habits_get_a_hint_and_unnamed_columns_read_as_written(graph, tmp_
     with Store(tmp_path / "store") as s:
         with pytest.raises(KgError, match="APOC procedures exist only in Neo4j"):
             s.query('CALL apoc.help("x")')
+        with pytest.raises(KgError) as exc:  # "apoc." only inside a string: no APOC hint
+            s.query("MATCH (p:Paper) WHERE p.title = 'apoc.x' RETURN p LIMT 1")
+        assert "APOC" not in str(exc.value)
         with pytest.raises(KgError, match="read-only: change the corpus and rebuild"):
             s.query("CREATE (:Paper {id: 'x'})")
 

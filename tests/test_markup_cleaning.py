@@ -65,7 +65,7 @@ def test_text_comparison_commands_become_signs_never_tags():
 def test_a_paragraph_break_separates_sentences():
     assert clean_latex(r"The first part ends.\par The second part begins.") == \
         "The first part ends. The second part begins."
-    assert clean_latex(r"the $\partial$ operator") == "the partial operator"  # a longer command, no break
+    assert clean_latex(r"the $\partial$ operator") == "the ∂ operator"  # a longer command, no break
 
 
 def test_others_in_a_bibtex_author_list_is_no_author(tmp_path):

@@ -15,7 +15,7 @@ from kg.cli.app import app
 from kg.errors import KgError
 from kg.graph import build_graph
 from kg.graphio import write_json
-from kg.related import add_related_edges, find_paper, related, related_all
+from kg.related import ConceptIndex, add_related_edges, find_paper, related, related_all
 from kg.resolve import resolve
 from tests.helpers import extraction, paper
 
@@ -268,6 +268,18 @@ def test_a_concept_is_not_listed_beside_a_more_specific_one_containing_it():
         "a": ("One", [("networks", "Method"), ("pruning", "Method")], ["neural networks"]),
         "b": ("Two", [("neural networks", "Method"), ("networks", "Method")], []),
         "c": ("Three", [("networks", "Method"), ("parsing", "Task")], []),
+        # unrelated papers, so that both concepts are rare enough to count
+        "d": ("Four", [("parsing", "Task"), ("tagging", "Task")], []),
+        "e": ("Five", [("tagging", "Task"), ("lexicons", "Dataset")], []),
+        "f": ("Six", [("lexicons", "Dataset"), ("pruning", "Method")], []),
     })
+    index = ConceptIndex.from_graph(g)
+    contrib = {index.names[c]: v for c, v in _contributions(index, "a", "b").items()}
+    assert contrib["networks"] > contrib["neural networks"]  # the case this test is about
     row = next(r for r in related(g, "a", k=5) if r.id == "b")
     assert [s.name for s in row.shared] == ["neural networks"]
+
+
+def _contributions(index, a, b):
+    va, vb = index.vectors[a], index.vectors[b]
+    return {c: x * vb[c] / (index.norms[a] * index.norms[b]) for c, x in va.items() if c in vb}

@@ -157,6 +157,10 @@ def test_a_long_form_with_its_acronym_and_a_generic_head_is_the_long_form():
     r = resolve([p], [extraction(p, ("Natural Policy Gradient (NPG) method", "Method"),
                                  ("Natural Policy Gradient", "Method"))])
     assert set(r.entities) == {"Method:natural policy gradient"}
+    q = paper("c", "The Low-Rank Adaptation (LoRA) method family and Low-Rank Adaptation.")
+    r = resolve([q], [extraction(q, ("Low-Rank Adaptation (LoRA) method family", "Method"),
+                                 ("Low-Rank Adaptation", "Method"))])
+    assert set(r.entities) == {"Method:low-rank adaptation"}
     # A parenthesis that defines nothing still keeps its head.
     q = paper("b", "The Gaussian (see below) model and Gaussian.")
     r = resolve([q], [extraction(q, ("Gaussian (see below) model", "Method"), ("Gaussian", "Method"))])

@@ -1,6 +1,8 @@
 """kg query: run Cypher on a build's embedded store."""
 from __future__ import annotations
 
+import json
+import re
 from typing import Annotated
 
 import typer
@@ -20,7 +22,7 @@ def query_command(
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format: table (cells cut at 60 characters), or json and csv (whole values).")] = Format.table,
     param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Query parameter NAME=VALUE (repeatable). VALUE is read as JSON when it parses (5, [1, 2]), else as text; -p id='\"42\"' forces text.",
                                                     show_default=False)] = None,
-    timeout: Annotated[float, typer.Option("--timeout", min=0, help="Stop the query after this many seconds (0: never).")] = 60,
+    timeout: Annotated[float, typer.Option("--timeout", min=0, max=86400, help="Stop the query after this many seconds (0: never).")] = 60,
 ) -> None:
     """Run a Cypher query on the embedded store (no server needed).
 
@@ -48,21 +50,22 @@ def query_command(
         uses = ", ".join(f"${n}" for n in sorted(used)) or "no parameters"
         typer.echo(f"kg: warning: --param {', '.join(unused)}: not used by the query (it uses {uses})", err=True)
     b = build_from(db)
-    as_text = text_params(param or [])
+    # The same values as text: "-p id=42" may mean the id "42", "-p ids=[1, 2]" the ids "1" and "2".
+    as_text = {n: _text_of(params[n], v) for n, v in text_params(param or []).items()}
     read_as_json = sorted(n for n in params if n in used and params[n] != as_text[n])
     with Store(b.store_path) as store:
         try:
             result = store.query(text, params, timeout=timeout)
         except KgError as exc:
-            if not read_as_json or "--timeout" in str(exc):
+            if not read_as_json or not _CAST_ERROR.search(str(exc)):
                 raise
             # "-p id=42" compared with a text property fails to convert: the text was meant.
             try:
                 result = store.query(text, as_text, timeout=timeout)
             except KgError:
                 n = read_as_json[0]
-                raise KgError(f"{exc} (--param {n} was read as {params[n]!r}; for text write "
-                              f"-p {n}='\"{as_text[n]}\"')") from None
+                raise KgError(f"{exc} (--param {n} was read as {json.dumps(params[n])}, "
+                              f"then as {json.dumps(as_text[n])}: neither fits)") from None
         if not result.rows and read_as_json:
             # "-p paper=2410.01234" read as a number finds no paper; the text may.
             try:
@@ -71,6 +74,17 @@ def query_command(
                 retry = result
             result = retry if retry.rows else result
     typer.echo(render(result.columns, result.rows, fmt))
-    limit = final_limit(text)
-    if limit is not None and limit > 0 and len(result.rows) == limit:
-        typer.echo(f"kg: note: {limit} rows is the query's LIMIT {limit}; there may be more", err=True)
+    limit = final_limit(text, params)
+    if limit is not None and limit > 1 and len(result.rows) == limit:
+        typer.echo(f"kg: note: {limit} rows, the query's LIMIT; there may be more", err=True)
+
+
+# The engine's messages when a value cannot be converted to the type it is compared with.
+_CAST_ERROR = re.compile(r"Conversion exception|Cast failed|not in \w+ range|implicit cast|Cannot compare", re.I)
+
+
+def _text_of(value, raw: str):
+    """A parameter as text: the text typed, or for a list its items as text ([1, 2] -> ["1", "2"])."""
+    if isinstance(value, list):
+        return [v if isinstance(v, str) else json.dumps(v) for v in value]
+    return raw

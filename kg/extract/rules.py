@@ -222,7 +222,7 @@ def acronym_pairs(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
 _PROPOSE_BEFORE = re.compile(r"\b(?:we|paper|work)\s+(?:also\s+|first\s+|then\s+)?(?:%s)(?:e|s|ed|d)?\s+"
                              r"(?:a\s+|an\s+|the\s+)?(?:new\s+|novel\s+)?(?:\w+\s+){0,2}$"
                              % "|".join(v.rstrip("e") for v in PROPOSE_VERBS))
-_CALLED = re.compile(r"\b(\w+)\s+(?:called|named|termed|dubbed)\s+$")
+_CALLED = re.compile(r"\b(\w+)\s*,?\s+(?:called|named|termed|dubbed)\s+$")
 MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"}
 COLLECTION_HEADS = {"benchmark", "dataset", "corpus", "suite", "treebank", "database", "leaderboard", "testbed"}
@@ -290,6 +290,12 @@ def find_candidates(doc, ner_types: dict[tuple[int, int], str] | None = None) ->
             if tok is not None and tok.pos_ == "PROPN" and not tok.is_sent_start and w[0].isupper() \
                     and w.isalpha() and len(w) > 2 and not _capitalised_neighbour(tok) and w not in MONTHS:
                 strength = -1
+            # A capitalised hyphenated word inside a sentence ("on Peptides-func") is a name any cue
+            # may type, as a short acronym is; at a sentence's start the capital is the position's
+            # ("Fine-tuning", "Large-scale").
+            elif tok is not None and not tok.is_sent_start and w[0].isupper() and "-" in w \
+                    and w.replace("-", "").isalpha():
+                strength = 1
         if strength != 0:
             end = m.end()
             num = re.match(r" (\d+(?:\.\d+)*)\b(?![%.,]\d)", text[end:end + 12])
