@@ -2,7 +2,7 @@
 """A held-out estimate of extraction quality: retrain on 80% of train.json, score the other 20%.
 
     python bench/heldout_folds.py                   # folds 0 and 1 (about 10-20 min each on 2 cores)
-    python bench/heldout_folds.py --folds 0 --keep /tmp/folds
+    python bench/heldout_folds.py --folds 0 --keep build/folds   # keep the models and splits
 
 The rules were tuned by reading dev.json, and dev.json picks the recognizer's checkpoint, so
 dev figures are optimistic; SciERC's test split is not here. A fold of train.json is text no
