@@ -38,6 +38,12 @@ def _query_path(arg: str) -> Path | None:
     return None
 
 
+def is_ready_query(arg: str) -> bool:
+    """Whether ``arg`` names one of the ready queries (whose limits the README states)."""
+    path = _query_path(arg)
+    return path is not None and path.resolve().parent == READY_QUERIES
+
+
 def read_query(arg: str) -> str:
     """The Cypher text of ``arg``: the file or ready query it names, else ``arg`` itself."""
     path = _query_path(arg)

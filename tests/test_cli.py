@@ -164,6 +164,8 @@ def test_a_result_cut_by_the_querys_limit_says_there_may_be_more(seed_build):
     assert proc.returncode == 0 and "3 rows, the query's LIMIT; there may be more" in proc.stderr
     proc = kg("query", "MATCH (p:Paper) RETURN p.id LIMIT $k", "--db", str(seed_build), "-p", "k=2")
     assert proc.returncode == 0 and "2 rows, the query's LIMIT" in proc.stderr
+    proc = kg("query", "top_methods", "--db", str(seed_build))  # a ready "top 20": its limit is the point
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 20 + 3 and "LIMIT" not in proc.stderr
     for cypher in ("MATCH (p:Paper) RETURN p.id LIMIT 30",  # 19 rows: nothing was cut
                    "MATCH (p:Paper) RETURN count(p) AS n LIMIT 1",  # one row is all an aggregate has
                    "MATCH (p:Paper) RETURN p.id LIMIT 0 UNION ALL MATCH (p:Paper) RETURN p.id LIMIT 2"):

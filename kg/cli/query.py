@@ -10,8 +10,8 @@ import typer
 from kg.cli.app import app
 from kg.cli.common import DbOption, Format, build_from, render
 from kg.errors import KgError
-from kg.querying import (final_limit, parse_params, query_params, read_query, statement_count, text_params,
-                         used_params, writes_files)
+from kg.querying import (final_limit, is_ready_query, parse_params, query_params, read_query, statement_count,
+                         text_params, used_params, writes_files)
 from kg.store import Store
 
 
@@ -75,7 +75,9 @@ def query_command(
             result = retry if retry.rows else result
     typer.echo(render(result.columns, result.rows, fmt))
     limit = final_limit(text, params)
-    if limit is not None and limit > 1 and len(result.rows) == limit:
+    # The ready queries are "top 20"s and "first 50"s by design (README); a query of one's own may be
+    # cut short unawares.
+    if limit is not None and limit > 1 and len(result.rows) == limit and not is_ready_query(query):
         typer.echo(f"kg: note: {limit} rows, the query's LIMIT; there may be more", err=True)
 
 
