@@ -23,6 +23,10 @@ from kg.latex import accents_to_unicode, clean_latex
 # but every exporter writes it so).
 _BIBTEX_ENTRY = re.compile(r"^[ \t]*@[ \t]*([A-Za-z]+)[ \t]*[{(][ \t]*([^,\s]*)", re.MULTILINE)
 _NOT_ENTRIES = frozenset({"comment", "string", "preamble"})
+# A field value that is a bare word: a @string macro (BibTeX allows letters, digits and a few symbols).
+_BARE_VALUE = re.compile(r"=[ \t]*([A-Za-z][\w:.+-]*)[ \t]*(?=[,}#\n)])")
+_CONCATENATED = re.compile(r"#[ \t]*([A-Za-z][\w:.+-]*)")
+_STRING_DEFINITION = re.compile(r"@[ \t]*string[ \t]*[{(][ \t]*([A-Za-z][\w:.+-]*)", re.IGNORECASE)
 _RIS_START = re.compile(r"^\ufeff?TY  -", re.MULTILINE)
 _RIS_END = re.compile(r"^ER  -", re.MULTILINE)
 
@@ -63,6 +67,10 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
         from bibtexparser.bparser import BibTexParser
 
         parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False, interpolate_strings=True)
+        # A macro defined in another file ("booktitle = NeurIPS," with the @string in a strings
+        # file of its own) reads as its name, not as a reason to reject the whole file.
+        known = parser.bib_database.strings  # the months, and later the file's own @strings
+        known.update({k: v for k, v in _bare_macros(text).items() if k not in known})
         try:
             entries = bibtexparser.loads(text, parser).entries
         except Exception as exc:  # pyparsing's errors carry no common base worth naming
@@ -86,6 +94,15 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
                 f"BibTeX entry {key!r} could not be read (an unclosed brace or quote?)"
             read.append((line, Skip(why)))
     yield from sorted(read, key=lambda r: r[0])
+
+
+def _bare_macros(text: str) -> dict[str, str]:
+    """Macro names used as field values ("= NeurIPS," or "# ICML"), each read as itself.
+
+    bibtexparser looks names up in lower case; names the file defines with @string are left to it."""
+    defined = {name.lower() for name in _STRING_DEFINITION.findall(text)}
+    names = _BARE_VALUE.findall(text) + _CONCATENATED.findall(text)
+    return {name.lower(): name for name in names if name.lower() not in defined}
 
 
 def _bibtex_record(entry: dict) -> dict:

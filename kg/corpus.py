@@ -5,12 +5,13 @@ Formats, chosen by content rather than trusted file extensions:
 * plain text: an optional header line, then one abstract per blank-line-separated
   paragraph (the seed list's format);
 * JSON Lines or a JSON array of objects with ``abstract`` (or ``text``) and optional
-  ``id``, ``title``, ``authors``, ``year``, ``venue``, ``url``, ``keywords``;
+  ``id``, ``title``, ``authors``, ``year``, ``venue``, ``url``, ``keywords``, or such objects
+  written over several lines one after another (as ``jq`` prints them);
 * SciERC JSON Lines (objects with ``sentences``; ids are the ``doc_key``);
 * CSV (or TSV) with an ``abstract`` column and the same optional columns, whatever the
   file is called;
 * plain text with one abstract per line and no blank lines (every line 40 words or more, or
-  most of them, when every line ends a sentence);
+  most of them, when every line ends a sentence or is that long);
 * BibTeX and RIS, as reference managers export them (``kg.bibliographic``);
 * PubMed's MEDLINE format (``.nbib``) and Web of Science's plain-text and tab-delimited
   exports (``kg.tagged``).
@@ -58,8 +59,10 @@ _HYPHEN_SUFFIXES = frozenset("""based aware driven free specific level scale wis
     independent agnostic efficient oriented sensitive invariant guided supervised trained tuned tuning
     art shot step order term time world domain language modal""".split())
 _SUSPENDED = frozenset("and or to nor versus vs".split())  # "pre- and post-training"
+_LONG_ABSTRACT_WORDS = 1_000  # more: worth a warning (abstracts run to 300-600 words), still read
 _MIN_WORDS = 5  # fewer: worth a warning (a title, a URL, a stray line), still read
 _LIST_MARKER = re.compile(r"^(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")  # "[1] ", "(2) ", "3. " before an abstract
+_JSON_OPENING = re.compile(r'[\[{]\s*[\[{"]')  # '[{', '["', '{"': JSON, not prose in brackets
 _LINE_ABSTRACT_WORDS = 40  # every line at least this long: one abstract per line, not a wrapped paragraph
 _SHORT_ABSTRACT_WORDS = 15  # ... or most lines, and at most a quarter shorter than this (a title is)
 # The names these fields go by in common exports (Zotero and Scopus CSV, Semantic Scholar,
@@ -105,12 +108,7 @@ def read_corpus(path: str | Path) -> Corpus:
         raise KgError(f"{path}: no such file")
     if path.is_dir():
         raise KgError(f"{path}: is a directory, expected a corpus file (.txt, .jsonl, .json, .csv, .bib, .ris or .nbib)")
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise KgError(f"{path}:{line}: not UTF-8 text (undecodable byte at offset {exc.start})") from None
+    text = _decode(path, path.read_bytes())
     if not text.strip():
         raise KgError(f"{path}: file is empty")
 
@@ -148,6 +146,31 @@ def read_corpus(path: str | Path) -> Corpus:
             why = f" ({last.partition(': ')[2]})" if last else ""
         raise KgError(f"{path}: no abstracts found{why}")
     return corpus
+
+
+# Files that are no text at all, by their first bytes: what they are, and what to do.
+_BINARY_KINDS = ((b"\x1f\x8b", "gzip-compressed: decompress it first (gunzip)"),
+                 (b"PK\x03\x04", "a ZIP archive (or an Excel/Word file): unzip it, or save the sheet as CSV"),
+                 (b"%PDF", "a PDF: kg reads abstracts as text (.txt, .jsonl, .csv, .bib, .ris, .nbib)"),
+                 (b"\xd0\xcf\x11\xe0", "an old Excel/Word file: save it as CSV or text"))
+
+
+def _decode(path: Path, raw: bytes) -> str:
+    """The file's text: UTF-8, or UTF-16 with its byte-order mark (Excel's and Notepad's "Unicode")."""
+    for magic, kind in _BINARY_KINDS:
+        if raw.startswith(magic):
+            raise KgError(f"{path}: is {kind}")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError:
+            raise KgError(f"{path}: not readable as the UTF-16 text its first bytes announce") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise KgError(f"{path}:{line}: not UTF-8 text (undecodable byte at offset {exc.start}; "
+                      "save the file as UTF-8)") from None
 
 
 def _json_kind(value) -> str:
@@ -190,12 +213,13 @@ def _records(path: Path, text: str) -> Iterator[tuple[int | str, dict]]:
         # Excel writes ";" in many locales, and a tab-separated file is often named .csv.
         first = stripped.split("\n", 1)[0]
         return _csv_records(path, text, _table_header(first, strict=False) or ("\t" if suffix == ".tsv" else ","))
-    # "[1] A numbered list" or "[ICLR 2025] abstracts" in a text file is text, not broken JSON.
+    # "[1] A numbered list" or "[ICLR 2025] abstracts" in a text file is text, not broken JSON;
+    # "[{" or '["' opens JSON whatever the file is called.
     if stripped.startswith("["):
         try:
             return _json_array_records(path, json.loads(text))
         except json.JSONDecodeError as exc:
-            if json_file:
+            if json_file or _JSON_OPENING.match(stripped):
                 raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})") from None
     if stripped.startswith("{"):
         try:
@@ -204,9 +228,12 @@ def _records(path: Path, text: str) -> Iterator[tuple[int | str, dict]]:
             whole = None  # JSON Lines (several objects), or broken
         if isinstance(whole, dict):
             return _json_object_records(path, whole)
-    # JSON Lines under any name, even when one of its first lines is broken (that line is reported).
-    if stripped.startswith("{") and (json_file or any(_is_object(line) for line in stripped.split("\n", 5)[:5])):
-        return json_lines(path, text)
+        # JSON Lines under any name, even when one of its first lines is broken (that line is reported).
+        if any(_is_object(line) for line in stripped.split("\n", 5)[:5]):
+            return json_lines(path, text)
+        # Objects written over several lines one after another, as jq prints them.
+        if json_file or _JSON_OPENING.match(stripped):
+            return _json_sequence_records(path, text)
     if json_file:  # "null", a bare string: JSON, but not records
         raise KgError(f"{path}: expected a JSON array of objects or one JSON object per line")
     # A reference manager's file may open with a header of its own: its name decides.
@@ -219,7 +246,7 @@ def _records(path: Path, text: str) -> Iterator[tuple[int | str, dict]]:
     if looks_like_wos(stripped):
         return wos_records(text)
     delimiter = _table_header(stripped.split("\n", 1)[0])
-    if delimiter:  # a CSV or TSV saved under another name
+    if delimiter and _rows_fit_header(stripped, delimiter):  # a CSV or TSV saved under another name
         return _csv_records(path, text, delimiter)
     return _text_records(text)
 
@@ -235,6 +262,22 @@ def _json_object_records(path: Path, data: dict) -> Iterator[tuple[int, dict]]:
     found = f"lists {', '.join(map(repr, lists))}" if lists else f"keys {', '.join(map(repr, list(data)[:8]))}"
     raise KgError(f"{path}: a JSON object that is neither a record (no 'abstract') nor a response holding "
                   f"one list of records (found {found})")
+
+
+def _json_sequence_records(path: Path, text: str) -> Iterator[tuple[int, object]]:
+    """(line, value) for JSON values written one after another, each over any number of lines."""
+    decoder, at, found = json.JSONDecoder(), 0, []
+    line_of = lambda offset: text.count("\n", 0, offset) + 1  # noqa: E731
+    while True:
+        at = len(text) - len(text[at:].lstrip())
+        if at == len(text):
+            return iter(found)
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except json.JSONDecodeError as exc:
+            raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})") from None
+        found.append((line_of(at), value))
+        at = end
 
 
 def _is_object(line: str) -> bool:
@@ -260,6 +303,18 @@ def _table_header(line: str, strict: bool = True) -> str | None:
         if len(raw) > 1 and looks_like_names and _ABSTRACT_COLUMNS & {_field_key(c) for c in raw}:
             return delimiter
     return None
+
+
+def _rows_fit_header(text: str, delimiter: str, rows: int = 20) -> bool:
+    """Do most of the first rows have the header's number of cells? A wrapped paragraph whose first
+    line reads like column names ("Text, images, audio and video are") has one cell on most lines."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = next(reader)
+        widths = [len(row) for row in itertools.islice(reader, rows) if any(c.strip() for c in row)]
+    except csv.Error:
+        return True  # malformed: the CSV reader names the line
+    return not widths or sum(w == len(header) for w in widths) * 5 >= len(widths) * 4
 
 
 def _text_records(text: str) -> Iterator[tuple[int, dict | Skip]]:
@@ -333,8 +388,10 @@ def _one_per_line(lines: list[str]) -> bool:
     # A short abstract among long ones must not merge the whole list into one paper; a title or a
     # "Code: URL" line above an abstract is no abstract of its own.
     short = sum(n < _SHORT_ABSTRACT_WORDS for n in lengths)
+    # A line of 40 words or more is no wrapped line, even one ending in a URL rather than a sentence.
     return (short * 4 <= len(lengths) and lengths[len(lengths) // 2] >= _LINE_ABSTRACT_WORDS
-            and all(re.search(r"[.?!][\"')\]]*$", line) for line in lines))
+            and all(re.search(r"[.?!][\"')\]]*$", line) or len(line.split()) >= _LINE_ABSTRACT_WORDS
+                    for line in lines))
 
 
 def _json_array_records(path: Path, data: object) -> Iterator[tuple[str, object]]:
@@ -360,7 +417,7 @@ def _csv_records(path: Path, text: str, delimiter: str = ",") -> Iterator[tuple[
             yield start, {(k or "").strip().lower(): v for k, v in row.items()}
             start = reader.line_num + 1  # a quoted cell can span lines: the next row starts after them
     except csv.Error as exc:
-        raise KgError(f"{path}:{reader.line_num}: malformed CSV ({exc})") from None
+        raise KgError(f"{path}:{reader.reader.line_num}: malformed CSV ({exc})") from None
 
 
 # --- papers ----------------------------------------------------------------------------------
@@ -402,6 +459,9 @@ def _paper(rec: object, where: str, corpus: Corpus) -> Paper | None:
         warn(f"{where}: abstract does not look like English; extraction may find little")
     elif n_words < _MIN_WORDS:
         warn(f"{where}: abstract has only {n_words} word{'s' if n_words > 1 else ''}; is it an abstract?")
+    elif n_words > _LONG_ABSTRACT_WORDS and len(words) <= MAX_WORDS:  # (a truncated one was said)
+        warn(f"{where}: abstract has {n_words:,} words; several abstracts run together? "
+             "(one abstract per paragraph, or per line)")
     given_id = _text_field(rec.get("id"))
     if given_id and given_id.partition(":")[0] in ENTITY_TYPES:
         # Papers and entities share one graph; entity ids are "Type:name".

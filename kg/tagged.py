@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from kg.jsonlines import lines as file_lines
+
 # "PMID- 123", "TI  - Title", "LID - 10.1/x [doi]": a tag of up to four capitals, padded to four.
 _MEDLINE_TAG = re.compile(r"^([A-Z][A-Z0-9]{1,3}) *- (.*)$")
 _MEDLINE_FIRST = re.compile(r"^\ufeff?PMID- ")
@@ -21,12 +23,12 @@ _WOS_FIELDS = {"TI": "title", "AB": "abstract", "SO": "venue", "PY": "year", "UT
 
 
 def looks_like_medline(text: str) -> bool:
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = next((line for line in file_lines(text) if line.strip()), "")
     return bool(_MEDLINE_FIRST.match(first))
 
 
 def looks_like_wos(text: str) -> bool:
-    lines = [line for line in text.splitlines()[:3] if line.strip()]
+    lines = [line for line in file_lines(text)[:3] if line.strip()]
     return bool(lines) and lines[0].lstrip("\ufeff").startswith("FN ") and any(
         line.startswith("VR ") for line in lines)
 
@@ -76,7 +78,7 @@ def _record(fields: list[tuple[int, str, str]], names: dict[str, str], authors: 
 def medline_records(text: str) -> Iterator[tuple[int, dict]]:
     """PubMed's "PubMed" (MEDLINE) format, as saved to ``.nbib`` or ``.txt``."""
     block: list[tuple[int, str]] = []
-    for i, line in enumerate(text.splitlines(), 1):
+    for i, line in enumerate(file_lines(text), 1):
         if _MEDLINE_FIRST.match(line) and block:
             yield from _medline_block(block)
             block = []
@@ -95,7 +97,7 @@ def _medline_block(block: list[tuple[int, str]]) -> Iterator[tuple[int, dict]]:
 def wos_records(text: str) -> Iterator[tuple[int, dict]]:
     """Web of Science's plain-text export ("FN Clarivate ...", records "PT" to "ER")."""
     block: list[tuple[int, str]] = []
-    for i, line in enumerate(text.splitlines(), 1):
+    for i, line in enumerate(file_lines(text), 1):
         if line.startswith("ER"):
             fields = list(_fields(block, _WOS_TAG, "   "))
             if fields:

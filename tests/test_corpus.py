@@ -543,3 +543,83 @@ def test_json_objects_that_hold_no_records_are_one_clear_error(tmp_path):
     rec = {"paperId": "1", "title": "T", "abstract": None, "authors": [{"name": "Jane Doe"}]}
     with pytest.raises(KgError, match="no abstracts found \\(no abstract\\)"):
         read_corpus(write(tmp_path, "one.json", json.dumps(rec)))
+
+
+def test_characters_that_python_counts_as_line_breaks_stay_inside_tagged_records(tmp_path):
+    # U+0085 (NEL) and U+2028 inside an abstract are characters of the text, not line ends:
+    # nothing after them is lost, and later records keep their line numbers.
+    text = MEDLINE.replace("boosted trees", "boosted\x85trees").replace("structures of", "structures\u2028of")
+    one, two = read_corpus(write(tmp_path, "pubmed.nbib", text)).papers
+    assert "MIMIC-IV database" in one.abstract and "designed enzymes" in two.abstract
+    assert two.source == f"{tmp_path / 'pubmed.nbib'}:14"
+    wos = WOS.replace("neural network", "neural\u2028network")
+    (p,) = read_corpus(write(tmp_path, "savedrecs.txt", wos)).papers
+    assert "ReefCloud dataset" in p.abstract
+
+
+def test_a_bibtex_macro_defined_in_another_file_reads_as_its_name(tmp_path):
+    # Venues are often macros whose @string lives in a strings file of its own.
+    bib = ('@string{icml = "International Conference on Machine Learning"}\n'
+           f"@inproceedings{{a, title={{One}}, booktitle=NeurIPS, month=jan, abstract={{{A1}}}}}\n"
+           f"@inproceedings{{b, title={{Two}}, booktitle=\"Proc. \" # icml, abstract={{{A2}}}}}\n")
+    corpus = read_corpus(write(tmp_path, "refs.bib", bib))
+    assert [p.venue for p in corpus.papers] == ["NeurIPS", "Proc. International Conference on Machine Learning"]
+    assert corpus.warnings == []
+
+
+@pytest.mark.parametrize("name", ["papers.txt", "papers", "papers.json"])
+def test_a_file_that_opens_like_json_is_read_as_json_whatever_its_name(tmp_path, name):
+    # jq prints objects over several lines, one after another.
+    printed = "\n".join(json.dumps({"title": t, "abstract": a}, indent=2) for t, a in (("One", A1), ("Two", A2)))
+    corpus = read_corpus(write(tmp_path, name, printed + "\n"))
+    assert [(p.title, p.source) for p in corpus.papers] == [("One", f"{tmp_path / name}:1"),
+                                                            ("Two", f"{tmp_path / name}:5")]
+    # Broken JSON is an error naming its line, not one "abstract" made of braces and quotes.
+    broken = json.dumps([{"abstract": A1}, {"abstract": A2}], indent=1)[:-2] + ",\n]"
+    with pytest.raises(KgError, match=rf"{name}:\d+: malformed JSON"):
+        read_corpus(write(tmp_path, name, broken))
+
+
+def test_bracketed_prose_is_still_text(tmp_path):
+    corpus = read_corpus(write(tmp_path, "list.txt", f"[1] {A1}\n\n[2] {A2}\n"))
+    assert len(corpus.papers) == 2
+
+
+def test_a_wrapped_paragraph_whose_first_line_reads_like_column_names_is_text(tmp_path):
+    text = ("Text, images, audio and video are\nincreasingly modelled jointly by large\n"
+            "multimodal models. We study how.\n\n" + A2 + "\n")
+    corpus = read_corpus(write(tmp_path, "notes.txt", text))
+    assert [p.text.split()[0] for p in corpus.papers] == ["Text,", "Policy"]
+
+
+def test_one_abstract_per_line_may_end_in_a_url_and_hold_a_short_one(tmp_path):
+    long_1 = " ".join([A1] * 5)
+    long_2 = " ".join([A2] * 4) + " Code is at https://github.com/x/y"
+    short = "We study parsing of long documents with a new model. It helps a lot on three benchmarks today."
+    corpus = read_corpus(write(tmp_path, "lines.txt", "\n".join([long_1, long_2, short, long_1 + " Again."]) + "\n"))
+    assert len(corpus.papers) == 4
+
+
+def test_abstracts_run_together_on_one_line_get_a_warning(tmp_path):
+    text = " ".join(f"{A1} Variant {i}. {A2}" for i in range(40))
+    corpus = read_corpus(write(tmp_path, "one.txt", text + "\n"))
+    assert len(corpus.papers) == 1
+    assert len(text.split()) > 1_000
+    assert corpus.warnings == [f"{tmp_path / 'one.txt'}:1: abstract has {len(text.split()):,} words; several "
+                               "abstracts run together? (one abstract per paragraph, or per line)"]
+
+
+def test_utf16_text_is_read_and_compressed_or_binary_files_are_named(tmp_path):
+    corpus = read_corpus(write(tmp_path, "unicode.txt", f"{A1}\n\n{A2}\n".encode("utf-16"), mode="wb"))
+    assert [p.abstract for p in corpus.papers] == [A1, A2]
+    import gzip
+    with pytest.raises(KgError, match=r"papers.txt.gz: is gzip-compressed: decompress it first"):
+        read_corpus(write(tmp_path, "papers.txt.gz", gzip.compress(A1.encode()), mode="wb"))
+    with pytest.raises(KgError, match=r"paper.pdf: is a PDF"):
+        read_corpus(write(tmp_path, "paper.pdf", b"%PDF-1.7\n...", mode="wb"))
+
+
+def test_a_malformed_csv_row_is_named_by_its_own_line(tmp_path):
+    csv_text = f'title,abstract\nA,"{A1}"\n"B"x,"{A2}"\nC,"{A1} More."\n'
+    with pytest.raises(KgError, match=r"bad.csv:3: malformed CSV"):
+        read_corpus(write(tmp_path, "bad.csv", csv_text))
