@@ -80,10 +80,6 @@ class ExtractionCache:
             Path(tmp).unlink(missing_ok=True)
             raise
 
-    def put_many(self, papers: Iterable[Paper], extractions: Iterable[Extraction]) -> None:
-        for p, ex in zip(papers, extractions):
-            self.put(p, ex)
-
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -73,10 +73,13 @@ def extract_corpus(corpus: Corpus, options: BuildOptions) -> tuple[list[Extracti
     if todo and cache:
         cache.check_writable()
     if todo:
-        fresh = list(extractor.extract(todo, progress=options.progress))
-        if cache:
-            cache.put_many(todo, fresh)
-        found.update((ex.paper_id, ex) for ex in fresh)
+        for paper, ex in zip(todo, extractor.extract(todo, progress=options.progress)):
+            # Stored as each one comes (the extractor yields a batch at a time), not after the
+            # last: a Ctrl-C then costs only the batch under way, and a rerun extracts the rest.
+            # Each entry is its own file, so writing one at a time costs no more than all at once.
+            if cache:
+                cache.put(paper, ex)
+            found[ex.paper_id] = ex
     return [found[p.id] for p in corpus.papers], len(todo)
 
 

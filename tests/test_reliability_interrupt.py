@@ -402,3 +402,40 @@ def test_a_build_removes_folders_of_killed_builds_only(tmp_path):
     pipeline.build(corpus, options, extract=lambda c, o: ([Extraction(p.id) for p in c.papers], 0))
     assert not dead.exists() and live.exists()
     assert sorted(p.name for p in out.parent.iterdir() if not p.name.endswith(".lock")) == [live.name, "c"]
+
+
+def test_ctrl_c_during_extraction_keeps_the_finished_papers_for_the_next_build(tmp_path, monkeypatch):
+    """A Ctrl-C late in a long extraction loses only the batch under way: the papers extracted
+    before it are in the cache, and the next build extracts only the others."""
+    import kg.extract
+    from kg.pipeline import BuildOptions, build
+    from kg.records import Extraction
+
+    asked: list[list[str]] = []
+
+    class Extractor:  # the real one's interface, with a Ctrl-C after ``stop_after`` papers
+        version = "stub"
+        stop_after: int | None = 3
+
+        def __init__(self, **_):
+            pass
+
+        def extract(self, papers, progress=False):
+            asked.append([p.id for p in papers])
+            for i, p in enumerate(papers):
+                if i == Extractor.stop_after:
+                    raise KeyboardInterrupt
+                yield Extraction(p.id, (), ())
+
+    monkeypatch.setattr(kg.extract, "Extractor", Extractor)
+    corpus = tmp_path / "c.jsonl"
+    ids = [f"p{i}" for i in range(1, 6)]
+    corpus.write_text("".join(json.dumps({"id": i, "title": f"Title {i}", "abstract": f"Abstract number {i}."}) + "\n"
+                              for i in ids))
+    options = BuildOptions(out=tmp_path / "out", views=False, related_k=0, cache_dir=tmp_path / "cache")
+    with pytest.raises(KeyboardInterrupt):
+        build(corpus, options)
+    assert check_cache(tmp_path / "cache") == (3, 0)  # whole entries, no leftover temp files
+    Extractor.stop_after = None
+    result = build(corpus, options)
+    assert asked == [ids, ids[3:]] and result.extracted == 2
