@@ -12,6 +12,7 @@ Layout of ``exports/<corpus name>/``::
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +90,22 @@ def _readable(path: Path) -> Build | None:
 
 # What a build folder holds: its outputs and the exports kg writes into it by default.
 BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, INDEX_HTML, VIEWS, "neo4j-import", "neo4j.cypher"})
+
+
+def output_path(path: Path | str) -> Path:
+    """``path`` made absolute and without "." or "..": a build is written beside its folder
+    (``.NAME.new-*``, ``.NAME.lock``), which needs the folder's real name, and "." has none."""
+    return Path(os.path.abspath(path))
+
+
+def make_parent(path: Path) -> None:
+    """Create the folder the build folder goes in, or say in one line why it cannot be."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise KgError(f"{path.parent}: cannot hold the build folder ({e.strerror or e}); give another --out") from None
+    if not os.access(path.parent, os.W_OK | os.X_OK):  # else found only at the end, after the extraction
+        raise KgError(f"{path.parent}: cannot hold the build folder (Permission denied); give another --out")
 
 
 def check_replaceable(path: Path) -> None:

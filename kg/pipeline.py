@@ -96,12 +96,14 @@ def build(
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
     corpus = read_corpus(corpus_path)
-    out = Path(options.out) if options.out else builds.DEFAULT_EXPORTS / corpus.name
+    out = builds.output_path(options.out or builds.DEFAULT_EXPORTS / corpus.name)
     builds.check_replaceable(out)  # before the work, not after it
+    builds.make_parent(out)
     replaced = _built_from(out)
     if replaced and replaced != str(corpus.path.resolve()):
+        keep = "give another --out to keep both" if options.out else "give --out to keep both"
         # First: a long list of warnings about the input must not hide it.
-        corpus.warnings.insert(0, f"{out}: replacing the build of {replaced} (give --out to keep both)")
+        corpus.warnings.insert(0, f"{out}: replacing the build of {replaced} ({keep})")
     for w in corpus.warnings if warn else ():
         warn(w)
     timings["read"] = time.perf_counter() - t0
@@ -150,8 +152,8 @@ def _built_from(out: Path) -> str | None:
 def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None) -> None:
     from kg.related import ranking_version
 
-    out = result.path
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = builds.output_path(result.path)
+    builds.make_parent(out)
     _remove_dead_builds(out)
     # The writer's pid in the name tells a later build whether this folder is still being written.
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))

@@ -82,8 +82,25 @@ def _papers(n: int) -> str:
 
 
 def _name_of(paper, papers) -> str:
-    """The paper's title if no other paper has it, else its id: what `kg related` finds it by."""
-    return paper.id if sum(p.title == paper.title for p in papers) > 1 else paper.title
+    """The paper's title if `kg related` finds this paper by it (its own rule: case ignored,
+    title words), else its id."""
+    from kg.related import find_paper_in
+
+    try:
+        found = find_paper_in({p.id: p.title for p in papers}, paper.title)
+    except KgError:  # no title, or one that matches several papers
+        return paper.id
+    return paper.title if found == paper.id else paper.id
+
+
+def _shown(path: Path) -> Path:
+    """``path`` (absolute) as the user reads it best: relative if it is below the current folder.
+    A build of "." or ".." has replaced the current folder, so only its absolute path still works."""
+    try:
+        rel = Path(os.path.relpath(path))
+    except (OSError, ValueError):  # the current folder was the build just replaced; another drive
+        return path
+    return path if not rel.parts or rel.parts[0] == ".." else rel
 
 
 def related_hint(paper: str, db: Path) -> str:
@@ -104,17 +121,18 @@ def summary(result: BuildResult) -> str:
     ents = result.entity_counts
     rels = result.relationship_counts
     c = result.corpus
+    path = _shown(result.path)
     lines = [
-        f"Built {result.path}/ in {result.seconds:.1f}s",
+        f"Built {path}/ in {result.seconds:.1f}s",
         f"  papers        {len(c.papers)}" + (f"  ({c.skipped} skipped, {c.merged} duplicates merged)" if c.skipped or c.merged else ""),
         "  entities      " + ", ".join(f"{n} {t}" for t, n in ents.items()),
         "  relationships " + ", ".join(f"{n} {t}" for t, n in rels.items()),
         f"  resolution    {result.resolution.summary}",
         f"  extracted     {_papers(result.extracted)} ({len(c.papers) - result.extracted} from cache)",
         "Next:",
-        f"  kg query top_methods --db {_shell_path(result.path)}",
-        "  " + related_hint(_name_of(c.papers[0], c.papers), result.path),
+        f"  kg query top_methods --db {_shell_path(path)}",
+        "  " + related_hint(_name_of(c.papers[0], c.papers), path),
     ]
     if (result.path / "index.html").exists():
-        lines.append(f"  open {_shell_path(result.path / 'index.html')}   (interactive graph, works offline)")
+        lines.append(f"  open {_shell_path(path / 'index.html')}   (interactive graph, works offline)")
     return "\n".join(lines)
