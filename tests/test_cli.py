@@ -270,7 +270,7 @@ def test_a_rebuild_keeps_the_users_files_and_names_the_corpus_it_replaces(tmp_pa
     build(a, BuildOptions(out=out, views=False), extract=no_extraction)
     said: list[str] = []
     build(b, BuildOptions(out=out, views=False), extract=no_extraction, warn=said.append)
-    assert said == [f"{out}: replacing the build of {a.resolve()} (give --out to keep both)"]
+    assert said == [f"{out}: replacing the build of {a.resolve()} (give another --out to keep both)"]
     (out / "my_notes.md").write_text("mine")
     (out / "views").mkdir()
     (out / "views" / "figure.png").write_text("mine too")
