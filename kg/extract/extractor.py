@@ -18,8 +18,11 @@ NER_BASE_SCORE = 0.75
 # The span typer acts where its probability reaches this (tuned on dev.json).
 TYPER_THRESHOLD = 0.5
 TYPER_OVER_RULES = False
-# Share of the shipped recognizers that must agree on a span (tuned on dev.json).
-VOTE_SHARE = 0.34
+# Share of the shipped recognizers that must see a span: a majority (two of the three). Chosen on
+# held-out folds of train.json and the independent modern set, where a majority beat one
+# recognizer and the union of three; dev.json preferred the one recognizer its rules were
+# written beside (docs/extraction.md).
+VOTE_SHARE = 0.5
 # Bumped by hand whenever the merging logic changes output.
 LOGIC_VERSION = "1"
 # Longest text parsed, in characters (the rest of a longer one is not read).
@@ -135,29 +138,38 @@ class Extractor:
         return models.load_nlp()
 
     def _ner_spans(self, docs, names: list[str]) -> list[list]:
-        """Per doc, the spans enough of the recognizers ``names`` agree on (VOTE_SHARE of them)."""
+        """Per doc, the spans enough of the recognizers ``names`` agree on (VOTE_SHARE of them).
+
+        A recognizer supports a span when one of its spans overlaps it: recognizers that differ
+        only in where a name ends ("Policy Mirror" / "Policy Mirror Descent") still agree there is
+        one. Of overlapping supported spans, the one most recognizers gave exactly is kept, with the
+        label most of them gave it.
+        """
         if not names:
             return [[] for _ in docs]
-        votes: list[dict] = [{} for _ in docs]
-        for name in names:
-            for i, d in enumerate(docs):
-                for e in d.spans.get(name, ()):
-                    votes[i].setdefault((e.start, e.end), {}).setdefault(e.label_, 0)
-                    votes[i][(e.start, e.end)][e.label_] += 1
         need = max(1, round(len(names) * VOTE_SHARE + 1e-9))
         out = []
-        for d, v in zip(docs, votes):
-            ranked = sorted(((sum(labels.values()), max(labels.values()), span, max(labels, key=labels.get))
-                             for span, labels in v.items()), key=lambda t: (-t[0], -t[1], t[2]))
+        for d in docs:
+            by_model = [d.spans.get(name, ()) for name in names]
+            exact: dict[tuple[int, int], dict[str, int]] = {}
+            for spans in by_model:
+                for e in spans:
+                    labels = exact.setdefault((e.start, e.end), {})
+                    labels[e.label_] = labels.get(e.label_, 0) + 1
+            ranked = []
+            for (a, b), labels in exact.items():
+                support = sum(any(e.start < b and a < e.end for e in spans) for spans in by_model)
+                ranked.append((-sum(labels.values()), -support, -max(labels.values()), a, b,
+                               max(labels, key=labels.get), support))
             taken = bytearray(len(d) + 1)
-            spans = []
-            for total, _, (a, b), label in ranked:
-                if total < need or any(taken[a:b]):
+            kept = []
+            for *_, a, b, label, support in sorted(ranked):
+                if support < need or any(taken[a:b]):
                     continue
                 taken[a:b] = b"\x01" * (b - a)
-                spans.append(Span(d, a, b, label=label))
+                kept.append(Span(d, a, b, label=label))
             d.ents = []
-            out.append(sorted(spans, key=lambda sp: sp.start))
+            out.append(sorted(kept, key=lambda sp: sp.start))
         return out
 
     def _emb(self):

@@ -79,8 +79,19 @@ def _load_nlp(dirs: tuple[str, ...]):
         for i, d in enumerate(dirs):
             name = f"sci_ner_{i}"
             nlp.add_pipe("ner", name=name, source=spacy.load(d, vocab=nlp.vocab))
+            _as_float32(nlp.get_pipe(name).model)
             nlp.add_pipe("kg_stash_ents", name=f"stash_{i}", config={"key": name})
         return nlp
+
+
+def _as_float32(model) -> None:
+    # scripts/train_ner.py stores the weights as float16 to halve their size; thinc computes in float32.
+    for node in model.walk():
+        for name in node.param_names:
+            if node.has_param(name):
+                param = node.get_param(name)
+                if param.dtype != "float32":
+                    node.set_param(name, param.astype("float32"))
 
 
 def _register_stash() -> None:
