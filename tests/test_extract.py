@@ -176,8 +176,8 @@ def test_modern_names_typed_by_general_cues(ex):
 
 
 def test_an_acronym_long_form_is_kept_whole(monkeypatch):
-    # One recognizer (ner-0) reads only "Karush" (the dashes split the name); the letters K, K, T
-    # fix the edges. (The other two do not see the name at all, so the vote drops it.)
+    # The recognizer reads only "Karush" (the dashes split the name); the letters K, K, T fix the
+    # edges. (Other recognizers placed beside it may not see the name at all; this is about one.)
     monkeypatch.setattr(models, "NER_OVERRIDE", [models.MODEL_DIR / "ner-0"])
     text = "We derive the Karush–Kuhn–Tucker (KKT) conditions of the problem and solve them exactly."
     doc = models.load_nlp()(text)
