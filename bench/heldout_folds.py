@@ -2,13 +2,14 @@
 """A held-out estimate of extraction quality: retrain on 80% of train.json, score the other 20%.
 
     python bench/heldout_folds.py                   # folds 0 and 1 (about 10-20 min each on 2 cores)
+    python bench/heldout_folds.py --seeds 0 1 2     # three voting recognizers per fold (~25 min each)
     python bench/heldout_folds.py --folds 0 --keep build/folds   # keep the models and splits
 
 The rules were tuned by reading dev.json, and dev.json picks the recognizer's checkpoint, so
 dev figures are optimistic; SciERC's test split is not here. A fold of train.json is text no
 rule was written against: fold k holds out the abstracts whose sha1(doc_key) mod 5 == k. For
-each fold this copies kg/ and scripts/ into a scratch folder, retrains the recognizer
-(scripts/train_ner.py) and the span typer (scripts/train_typer.py) on the other abstracts
+each fold this copies kg/ and scripts/ into a scratch folder, retrains the recognizers
+(scripts/train_ner.py, one per seed) and the span typer (scripts/train_typer.py) on the other abstracts
 (dev.json still picks the checkpoint), then scores the pipeline and its parts (recognizer
 alone, + span typer, + rules, all) on the held-out abstracts and on dev.json with those same
 models. The gap between the two columns is what tuning on dev is worth; the held-out column
@@ -68,7 +69,19 @@ def run(cmd: list[str], cwd: Path) -> str:
     return proc.stdout
 
 
-def one_fold(fold: int, bench: Path, work: Path) -> dict:
+def run_all(cmds: list[list[str]], cwd: Path) -> None:
+    """Run the commands side by side; stop at the first that fails."""
+    env = dict(os.environ, PYTHONPATH=str(cwd), HF_HUB_OFFLINE="1")
+    logs = [tempfile.TemporaryFile(mode="w+") for _ in cmds]  # not pipes: a full one would stall its writer
+    procs = [subprocess.Popen(c, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+             for c, log in zip(cmds, logs)]
+    for c, proc, log in zip(cmds, procs, logs):
+        if proc.wait() != 0:
+            log.seek(0)
+            sys.exit(f"bench: {' '.join(c[:4])} failed: {log.read().strip()[-2000:]}")
+
+
+def one_fold(fold: int, bench: Path, work: Path, seeds: list[int]) -> dict:
     work.mkdir(parents=True)
     held, rest = split(bench / "train.json", fold)
     data = work / "bench"
@@ -81,7 +94,11 @@ def one_fold(fold: int, bench: Path, work: Path) -> dict:
     shutil.copytree(ROOT / "kg", repo / "kg", ignore=ignore)
     shutil.copytree(ROOT / "scripts", repo / "scripts", ignore=ignore)
     t0 = time.perf_counter()
-    run([sys.executable, "scripts/train_ner.py", "--seed", "0", "--bench", str(data)], repo)
+    # Recognizers vote, so a fold can train several (two at a time: one training keeps about one
+    # core busy) to measure an ensemble.
+    for i in range(0, len(seeds), 2):
+        run_all([[sys.executable, "scripts/train_ner.py", "--seed", str(s), "--bench", str(data)]
+                 for s in seeds[i:i + 2]], repo)
     run([sys.executable, "scripts/train_typer.py", "--bench", str(data)], repo)
     trained = time.perf_counter() - t0
     check = run([sys.executable, "-c", "import kg, kg.extract.models as m; print(kg.__file__); "
@@ -91,7 +108,7 @@ def one_fold(fold: int, bench: Path, work: Path) -> dict:
     scores = json.loads(run([sys.executable, "-c", SCORER, json.dumps(PARTS),
                              json.dumps({"heldout": str(work / "heldout.json"), "dev": str(data / "dev.json")})],
                             repo).strip().splitlines()[-1])
-    return {"fold": fold, "heldout_abstracts": len(held), "train_abstracts": len(rest),
+    return {"fold": fold, "recognizer_seeds": seeds, "heldout_abstracts": len(held), "train_abstracts": len(rest),
             "training_s": round(trained), "scores": scores,
             "gap_dev_minus_heldout": {m: round(scores["dev"]["all"][m]["f1"] - scores["heldout"]["all"][m]["f1"], 4)
                                       for m in scores["dev"]["all"]}}
@@ -101,13 +118,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--folds", type=int, nargs="+", default=[0, 1], choices=range(5))
     ap.add_argument("--bench", type=Path, default=BENCH, help="folder with SciERC train.json and dev.json")
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0],
+                    help="recognizers to train per fold; they vote, as ner-* folders do (one ships)")
     ap.add_argument("--keep", type=Path, default=None, help="keep the scratch folders (models, splits) here")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = args.keep or Path(tmp)
         results = []
         for k in args.folds:
-            results.append(one_fold(k, args.bench, base / f"fold{k}"))
+            results.append(one_fold(k, args.bench, base / f"fold{k}", args.seeds))
             print(json.dumps(results[-1]), file=sys.stderr, flush=True)
     print(json.dumps({"folds": results}, indent=2))
 
