@@ -24,8 +24,8 @@ from kg.latex import accents_to_unicode, clean_latex
 _BIBTEX_ENTRY = re.compile(r"^[ \t]*@[ \t]*([A-Za-z]+)[ \t]*[{(][ \t]*([^,\s]*)", re.MULTILINE)
 _NOT_ENTRIES = frozenset({"comment", "string", "preamble"})
 # A field value that is a bare word: a @string macro (BibTeX allows letters, digits and a few symbols).
-_BARE_VALUE = re.compile(r"=[ \t]*([A-Za-z][\w:.+-]*)[ \t]*(?=[,}#\n)])")
-_CONCATENATED = re.compile(r"#[ \t]*([A-Za-z][\w:.+-]*)")
+_BARE_VALUE = re.compile(r"=\s*([A-Za-z][\w:.+-]*)\s*(?=[,}#)])")
+_CONCATENATED = re.compile(r"#\s*([A-Za-z][\w:.+-]*)")
 _STRING_DEFINITION = re.compile(r"@[ \t]*string[ \t]*[{(][ \t]*([A-Za-z][\w:.+-]*)", re.IGNORECASE)
 _RIS_START = re.compile(r"^\ufeff?TY  -", re.MULTILINE)
 _RIS_END = re.compile(r"^ER  -", re.MULTILINE)
@@ -64,6 +64,7 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
         # bibtexparser 1.x calls pyparsing by its old names; the warnings are for its authors.
         warnings.simplefilter("ignore", DeprecationWarning)
         import bibtexparser
+        from bibtexparser.bibdatabase import UndefinedString
         from bibtexparser.bparser import BibTexParser
 
         parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False, interpolate_strings=True)
@@ -73,6 +74,9 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
         known.update({k: v for k, v in _bare_macros(text).items() if k not in known})
         try:
             entries = bibtexparser.loads(text, parser).entries
+        except UndefinedString as exc:  # a macro used in a way _bare_macros does not find
+            raise KgError(f"{path}: BibTeX uses the @string macro {exc.args[0]!r}, defined nowhere in the file "
+                          "(add its @string, or put the value in braces)") from None
         except Exception as exc:  # pyparsing's errors carry no common base worth naming
             raise KgError(f"{path}: malformed BibTeX ({exc})") from None
     line_of = _Lines(text)

@@ -100,6 +100,9 @@ def output_path(path: Path | str) -> Path:
 
 def make_parent(path: Path) -> None:
     """Create the folder the build folder goes in, or say in one line why it cannot be."""
+    file = next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), None)
+    if file is not None:
+        raise KgError(f"{file}: is a file, so it cannot hold the build folder; give another --out")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:

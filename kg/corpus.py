@@ -11,7 +11,7 @@ Formats, chosen by content rather than trusted file extensions:
 * CSV (or TSV) with an ``abstract`` column and the same optional columns, whatever the
   file is called;
 * plain text with one abstract per line and no blank lines (every line 40 words or more, or
-  most of them, when every line ends a sentence or is that long);
+  most of them, when every line ends a sentence or a link);
 * BibTeX and RIS, as reference managers export them (``kg.bibliographic``);
 * PubMed's MEDLINE format (``.nbib``) and Web of Science's plain-text and tab-delimited
   exports (``kg.tagged``).
@@ -62,7 +62,9 @@ _SUSPENDED = frozenset("and or to nor versus vs".split())  # "pre- and post-trai
 _LONG_ABSTRACT_WORDS = 1_000  # more: worth a warning (abstracts run to 300-600 words), still read
 _MIN_WORDS = 5  # fewer: worth a warning (a title, a URL, a stray line), still read
 _LIST_MARKER = re.compile(r"^(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")  # "[1] ", "(2) ", "3. " before an abstract
-_JSON_OPENING = re.compile(r'[\[{]\s*[\[{"]')  # '[{', '["', '{"': JSON, not prose in brackets
+# '[{' or '{"key":' open JSON records; '[[Draft notes]]', '["Under review"] We ...' are prose.
+_JSON_OPENING = re.compile(r'\[\s*\{|\{\s*"[^"\n]*"\s*:')
+_WHITESPACE = re.compile(r"\s*")
 _LINE_ABSTRACT_WORDS = 40  # every line at least this long: one abstract per line, not a wrapped paragraph
 _SHORT_ABSTRACT_WORDS = 15  # ... or most lines, and at most a quarter shorter than this (a title is)
 # The names these fields go by in common exports (Zotero and Scopus CSV, Semantic Scholar,
@@ -109,6 +111,8 @@ def read_corpus(path: str | Path) -> Corpus:
     if path.is_dir():
         raise KgError(f"{path}: is a directory, expected a corpus file (.txt, .jsonl, .json, .csv, .bib, .ris or .nbib)")
     text = _decode(path, path.read_bytes())
+    if "\r" in text and "\n" not in text:  # classic Mac line ends, in any format
+        text = text.replace("\r", "\n")
     if not text.strip():
         raise KgError(f"{path}: file is empty")
 
@@ -156,7 +160,8 @@ _BINARY_KINDS = ((b"\x1f\x8b", "gzip-compressed: decompress it first (gunzip)"),
 
 
 def _decode(path: Path, raw: bytes) -> str:
-    """The file's text: UTF-8, or UTF-16 with its byte-order mark (Excel's and Notepad's "Unicode")."""
+    """The file's text: UTF-8, or UTF-16 (Excel's and Notepad's "Unicode"; its byte-order mark, or
+    else its zero bytes, tell which)."""
     for magic, kind in _BINARY_KINDS:
         if raw.startswith(magic):
             raise KgError(f"{path}: is {kind}")
@@ -165,6 +170,17 @@ def _decode(path: Path, raw: bytes) -> str:
             return raw.decode("utf-16")
         except UnicodeDecodeError:
             raise KgError(f"{path}: not readable as the UTF-16 text its first bytes announce") from None
+    head = raw[:4096]
+    if b"\x00" in head:
+        # UTF-16 without its mark: English text has a zero byte beside almost every letter.
+        even, odd = head[0::2].count(0), head[1::2].count(0)
+        encoding = "utf-16-le" if odd > len(head) // 4 else "utf-16-be" if even > len(head) // 4 else None
+        if encoding is None:
+            raise KgError(f"{path}: holds zero bytes: a binary file, not text")
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            raise KgError(f"{path}: looks like UTF-16 text without its byte-order mark but does not decode as {encoding}") from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -214,7 +230,7 @@ def _records(path: Path, text: str) -> Iterator[tuple[int | str, dict]]:
         first = stripped.split("\n", 1)[0]
         return _csv_records(path, text, _table_header(first, strict=False) or ("\t" if suffix == ".tsv" else ","))
     # "[1] A numbered list" or "[ICLR 2025] abstracts" in a text file is text, not broken JSON;
-    # "[{" or '["' opens JSON whatever the file is called.
+    # "[{" opens JSON whatever the file is called.
     if stripped.startswith("["):
         try:
             return _json_array_records(path, json.loads(text))
@@ -266,18 +282,18 @@ def _json_object_records(path: Path, data: dict) -> Iterator[tuple[int, dict]]:
 
 def _json_sequence_records(path: Path, text: str) -> Iterator[tuple[int, object]]:
     """(line, value) for JSON values written one after another, each over any number of lines."""
-    decoder, at, found = json.JSONDecoder(), 0, []
-    line_of = lambda offset: text.count("\n", 0, offset) + 1  # noqa: E731
-    while True:
-        at = len(text) - len(text[at:].lstrip())
-        if at == len(text):
-            return iter(found)
+    decoder, found = json.JSONDecoder(), []
+    at, line, counted = 0, 1, 0  # lines are counted as the reading moves on, not from the start each time
+    while (gap := _WHITESPACE.match(text, at)) and gap.end() < len(text):
+        at = gap.end()
+        line += text.count("\n", counted, at)
+        counted = at
         try:
-            value, end = decoder.raw_decode(text, at)
+            value, at = decoder.raw_decode(text, at)
         except json.JSONDecodeError as exc:
             raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})") from None
-        found.append((line_of(at), value))
-        at = end
+        found.append((line, value))
+    return iter(found)
 
 
 def _is_object(line: str) -> bool:
@@ -306,15 +322,20 @@ def _table_header(line: str, strict: bool = True) -> str | None:
 
 
 def _rows_fit_header(text: str, delimiter: str, rows: int = 20) -> bool:
-    """Do most of the first rows have the header's number of cells? A wrapped paragraph whose first
-    line reads like column names ("Text, images, audio and video are") has one cell on most lines."""
+    """Do most of the first rows have about the header's number of cells? A wrapped paragraph whose
+    first line reads like column names ("Text, images, audio and video are") has one cell on most
+    lines; a table's rows may have one cell more (a trailing tab, as Web of Science writes) and, in
+    a tab-separated file, one fewer (a last column left off)."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        header = next(reader)
+        header = len(next(reader))
         widths = [len(row) for row in itertools.islice(reader, rows) if any(c.strip() for c in row)]
     except csv.Error:
         return True  # malformed: the CSV reader names the line
-    return not widths or sum(w == len(header) for w in widths) * 5 >= len(widths) * 4
+    # Prose has commas and semicolons, seldom tabs: only a tab-separated row may lack its last cell.
+    fewest = max(2, header - 1 if delimiter == "\t" else header)
+    fits = sum(fewest <= w <= header + 1 for w in widths)
+    return not widths or fits * 5 >= len(widths) * 4
 
 
 def _text_records(text: str) -> Iterator[tuple[int, dict | Skip]]:
@@ -388,10 +409,10 @@ def _one_per_line(lines: list[str]) -> bool:
     # A short abstract among long ones must not merge the whole list into one paper; a title or a
     # "Code: URL" line above an abstract is no abstract of its own.
     short = sum(n < _SHORT_ABSTRACT_WORDS for n in lengths)
-    # A line of 40 words or more is no wrapped line, even one ending in a URL rather than a sentence.
+    # An abstract may end in a link to its code instead of a sentence; a line ending in "as
+    # follows:" is part of a paragraph, however long.
     return (short * 4 <= len(lengths) and lengths[len(lengths) // 2] >= _LINE_ABSTRACT_WORDS
-            and all(re.search(r"[.?!][\"')\]]*$", line) or len(line.split()) >= _LINE_ABSTRACT_WORDS
-                    for line in lines))
+            and all(re.search(r"[.?!][\"')\]]*$|\b(?:https?://|www\.)\S+$", line) for line in lines))
 
 
 def _json_array_records(path: Path, data: object) -> Iterator[tuple[str, object]]:

@@ -90,7 +90,7 @@ def test_an_out_that_cannot_be_written_is_refused_before_the_extraction(tmp_path
         out, message = ".", "is a folder that is not a kg build"
     else:
         Path("notes.txt").write_text("mine")
-        out, message = "notes.txt/build", "cannot hold the build folder"
+        out, message = "notes.txt/build", "notes.txt: is a file, so it cannot hold the build folder"
     with pytest.raises(KgError, match=message):
         build(corpus, options(out), extract=must_not_extract)
     assert sorted(os.listdir(tmp_path / "f5")) == ["notes.txt"] and sorted(os.listdir(tmp_path)) == ["f5", "in"]

@@ -623,3 +623,47 @@ def test_a_malformed_csv_row_is_named_by_its_own_line(tmp_path):
     csv_text = f'title,abstract\nA,"{A1}"\n"B"x,"{A2}"\nC,"{A1} More."\n'
     with pytest.raises(KgError, match=r"bad.csv:3: malformed CSV"):
         read_corpus(write(tmp_path, "bad.csv", csv_text))
+
+
+def test_a_tab_separated_file_under_any_name_may_have_ragged_rows(tmp_path):
+    # Web of Science ends each row with a tab the header lacks; a hand-made TSV leaves its last
+    # column off where there is nothing to say.
+    trailing = f"TI\tAB\nOne\t{A1}\t\nTwo\t{A2}\t\n"
+    assert [p.title for p in read_corpus(write(tmp_path, "savedrecs.txt", trailing)).papers] == ["One", "Two"]
+    ragged = f"title\tabstract\tkeywords\nOne\t{A1}\tx; y\nTwo\t{A2}\nThree\t{A1} Again.\n"
+    assert [p.title for p in read_corpus(write(tmp_path, "mine.txt", ragged)).papers] == ["One", "Two", "Three"]
+
+
+@pytest.mark.parametrize("opening", ["[[Draft notes]]", '["Under review"]', '{"draft"}'])
+def test_notes_in_brackets_or_braces_are_text_not_broken_json(tmp_path, opening):
+    corpus = read_corpus(write(tmp_path, "notes.txt", f"{opening} {A1}\n\n{A2}\n"))
+    assert len(corpus.papers) == 2
+
+
+def test_a_long_line_ending_in_a_colon_stays_in_its_abstract(tmp_path):
+    first = ("Large language models are increasingly used to annotate data for many tasks across the "
+             "sciences, yet how far their labels can be trusted, and where they fail, remains unclear to "
+             "most of their users, and we organise the questions this raises as follows:")
+    second = ("whether the labels agree with those of experts, whether they stay the same when asked "
+              "again, and whether they transfer to new domains.")
+    corpus = read_corpus(write(tmp_path, "a.txt", f"{first}\n{second}\n\n{A2}\n"))
+    assert len(first.split()) >= 40 and len(second.split()) >= 15 and len(corpus.papers) == 2
+
+
+def test_classic_mac_line_ends_are_read_in_every_format(tmp_path):
+    one, two = read_corpus(write(tmp_path, "pubmed.nbib", MEDLINE.replace("\n", "\r"))).papers
+    assert (one.id, two.id) == ("38012345", "38012346")
+
+
+def test_utf16_without_its_byte_order_mark_is_read(tmp_path):
+    for encoding in ("utf-16-le", "utf-16-be"):
+        corpus = read_corpus(write(tmp_path, f"{encoding}.txt", f"{A1}\n\n{A2}\n".encode(encoding), mode="wb"))
+        assert [p.abstract for p in corpus.papers] == [A1, A2]
+    with pytest.raises(KgError, match="zero bytes: a binary file"):
+        read_corpus(write(tmp_path, "blob.txt", b"ab\x00\x01\x02cdefgh" * 3, mode="wb"))
+
+
+def test_bibtex_macros_at_a_field_end_or_on_the_next_line_read_as_their_names(tmp_path):
+    bib = (f"@inproceedings{{a,\r\n  title = {{One}},\r\n  abstract = {{{A1}}},\r\n  booktitle = NeurIPS\r\n}}\r\n"
+           f"@inproceedings{{b, title = {{Two}}, abstract = {{{A2}}}, booktitle =\n   ICML}}\n")
+    assert [p.venue for p in read_corpus(write(tmp_path, "refs.bib", bib)).papers] == ["NeurIPS", "ICML"]

@@ -333,3 +333,8 @@ def test_recognizers_vote_and_a_boundary_disagreement_is_still_agreement():
     doc.spans["c"] = [Span(doc, 3, 5, label="Method")]   # "Mirror Descent"
     (kept,) = Extractor()._ner_spans([doc], list(spans))
     assert [s.text for s in kept] == ["Policy Mirror"]
+    # Of two recognizers both must agree: half is no majority.
+    (kept,) = Extractor()._ner_spans([doc], ["b", "c"])
+    assert [s.text for s in kept] == ["Policy Mirror"]
+    doc.spans["c"] = []
+    assert Extractor()._ner_spans([doc], ["b", "c"]) == [[]]
