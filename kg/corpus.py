@@ -171,12 +171,11 @@ def _decode(path: Path, raw: bytes) -> str:
         except UnicodeDecodeError:
             raise KgError(f"{path}: not readable as the UTF-16 text its first bytes announce") from None
     head = raw[:4096]
-    if b"\x00" in head:
-        # UTF-16 without its mark: English text has a zero byte beside almost every letter.
-        even, odd = head[0::2].count(0), head[1::2].count(0)
-        encoding = "utf-16-le" if odd > len(head) // 4 else "utf-16-be" if even > len(head) // 4 else None
-        if encoding is None:
-            raise KgError(f"{path}: holds zero bytes: a binary file, not text")
+    # UTF-16 without its mark: English text has a zero byte beside almost every letter (a stray
+    # zero byte in UTF-8 text is no reason to read it otherwise).
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    encoding = "utf-16-le" if odd > len(head) // 4 else "utf-16-be" if even > len(head) // 4 else None
+    if encoding:
         try:
             return raw.decode(encoding)
         except UnicodeDecodeError:
