@@ -9,6 +9,7 @@ parser could not read at all comes out as a ``Skip`` saying so, never silently l
 from __future__ import annotations
 
 import bisect
+import logging
 import re
 import warnings
 from collections import defaultdict, deque
@@ -26,7 +27,8 @@ _NOT_ENTRIES = frozenset({"comment", "string", "preamble"})
 # A field value that is a bare word: a @string macro (BibTeX allows letters, digits and a few symbols).
 _BARE_VALUE = re.compile(r"=\s*([A-Za-z][\w:.+-]*)\s*(?=[,}#)])")
 _CONCATENATED = re.compile(r"#\s*([A-Za-z][\w:.+-]*)")
-_STRING_DEFINITION = re.compile(r"@[ \t]*string[ \t]*[{(][ \t]*([A-Za-z][\w:.+-]*)", re.IGNORECASE)
+_STRING_DEFINITION = re.compile(r'@\s*string\s*[{(]\s*([A-Za-z][\w:.+-]*)\s*=\s*(?:"([^"]*)"|\{([^{}]*)\})',
+                                re.IGNORECASE)
 _RIS_START = re.compile(r"^\ufeff?TY  -", re.MULTILINE)
 _RIS_END = re.compile(r"^ER  -", re.MULTILINE)
 
@@ -72,6 +74,8 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
         # file of its own) reads as its name, not as a reason to reject the whole file.
         known = parser.bib_database.strings  # the months, and later the file's own @strings
         known.update({k: v for k, v in _bare_macros(text).items() if k not in known})
+        # The file's @strings replace the values given above (the same ones, or names); not news.
+        logging.getLogger("bibtexparser").setLevel(logging.ERROR)
         try:
             entries = bibtexparser.loads(text, parser).entries
         except UndefinedString as exc:  # a macro used in a way _bare_macros does not find
@@ -103,10 +107,12 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
 def _bare_macros(text: str) -> dict[str, str]:
     """Macro names used as field values ("= NeurIPS," or "# ICML"), each read as itself.
 
-    bibtexparser looks names up in lower case; names the file defines with @string are left to it."""
-    defined = {name.lower() for name in _STRING_DEFINITION.findall(text)}
+    bibtexparser looks names up in lower case."""
     names = _BARE_VALUE.findall(text) + _CONCATENATED.findall(text)
-    return {name.lower(): name for name in names if name.lower() not in defined}
+    macros = {name.lower(): name for name in names}
+    # A file's own simple @strings, also where they come after their use (`cat refs.bib strings.bib`).
+    macros.update({name.lower(): quoted or braced for name, quoted, braced in _STRING_DEFINITION.findall(text)})
+    return macros
 
 
 def _bibtex_record(entry: dict) -> dict:

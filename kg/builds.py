@@ -100,7 +100,10 @@ def output_path(path: Path | str) -> Path:
 
 def make_parent(path: Path) -> None:
     """Create the folder the build folder goes in, or say in one line why it cannot be."""
-    file = next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), None)
+    try:
+        file = next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), None)
+    except PermissionError:  # a folder on the way cannot be entered
+        raise KgError(f"{path.parent}: cannot hold the build folder (Permission denied); give another --out") from None
     if file is not None:
         raise KgError(f"{file}: is a file, so it cannot hold the build folder; give another --out")
     try:
@@ -114,6 +117,13 @@ def make_parent(path: Path) -> None:
 def check_replaceable(path: Path) -> None:
     """Refuse to write a build over anything but a kg build or an empty folder: a build
     replaces its folder whole, and a user's own files there would be deleted with it."""
+    try:
+        _check_replaceable(path)
+    except PermissionError:  # a folder on the way cannot be entered: stat itself fails
+        raise KgError(f"{path}: cannot be reached (Permission denied); give another --out") from None
+
+
+def _check_replaceable(path: Path) -> None:
     if path.is_symlink():  # the swap would replace the link, not the folder it names
         raise KgError(f"{path}: is a symbolic link; give the folder it points to as --out")
     if path.exists() and not path.is_dir():

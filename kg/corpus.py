@@ -11,7 +11,7 @@ Formats, chosen by content rather than trusted file extensions:
 * CSV (or TSV) with an ``abstract`` column and the same optional columns, whatever the
   file is called;
 * plain text with one abstract per line and no blank lines (every line 40 words or more, or
-  most of them, when every line ends a sentence or a link);
+  most of them, when every line could end an abstract: ``_ends_abstract``);
 * BibTeX and RIS, as reference managers export them (``kg.bibliographic``);
 * PubMed's MEDLINE format (``.nbib``) and Web of Science's plain-text and tab-delimited
   exports (``kg.tagged``).
@@ -65,6 +65,7 @@ _LIST_MARKER = re.compile(r"^(?:\[\d+\]|\(\d+\)|\d+[.)])\s+")  # "[1] ", "(2) ",
 # '[{' or '{"key":' open JSON records; '[[Draft notes]]', '["Under review"] We ...' are prose.
 _JSON_OPENING = re.compile(r'\[\s*\{|\{\s*"[^"\n]*"\s*:')
 _WHITESPACE = re.compile(r"\s*")
+_SENTENCE_OR_LINK_END = re.compile(r"(?:[.?!…]|\.\.\.)[\"'”’»)\]]*$|\b(?:https?://|www\.)\S+$|\b[\w-]+\.[a-z]{2,}/\S*$")
 _LINE_ABSTRACT_WORDS = 40  # every line at least this long: one abstract per line, not a wrapped paragraph
 _SHORT_ABSTRACT_WORDS = 15  # ... or most lines, and at most a quarter shorter than this (a title is)
 # The names these fields go by in common exports (Zotero and Scopus CSV, Semantic Scholar,
@@ -111,8 +112,8 @@ def read_corpus(path: str | Path) -> Corpus:
     if path.is_dir():
         raise KgError(f"{path}: is a directory, expected a corpus file (.txt, .jsonl, .json, .csv, .bib, .ris or .nbib)")
     text = _decode(path, path.read_bytes())
-    if "\r" in text and "\n" not in text:  # classic Mac line ends, in any format
-        text = text.replace("\r", "\n")
+    if text.count("\r") > 2 * text.count("\n"):  # classic Mac line ends (perhaps with a last LF), any format
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise KgError(f"{path}: file is empty")
 
@@ -171,17 +172,18 @@ def _decode(path: Path, raw: bytes) -> str:
         except UnicodeDecodeError:
             raise KgError(f"{path}: not readable as the UTF-16 text its first bytes announce") from None
     head = raw[:4096]
-    # UTF-16 without its mark: English text has a zero byte beside almost every letter (a stray
-    # zero byte in UTF-8 text is no reason to read it otherwise).
+    # UTF-16 without its mark: English text has a zero byte beside almost every letter, on one side
+    # (a stray zero byte in UTF-8 text, or a tail of them left by a crash, is no reason).
     even, odd = head[0::2].count(0), head[1::2].count(0)
-    encoding = "utf-16-le" if odd > len(head) // 4 else "utf-16-be" if even > len(head) // 4 else None
+    encoding = ("utf-16-le" if odd > len(head) // 4 and even < len(head) // 16 else
+                "utf-16-be" if even > len(head) // 4 and odd < len(head) // 16 else None)
     if encoding:
         try:
             return raw.decode(encoding)
         except UnicodeDecodeError:
             raise KgError(f"{path}: looks like UTF-16 text without its byte-order mark but does not decode as {encoding}") from None
     try:
-        return raw.decode("utf-8-sig")
+        return raw.rstrip(b"\x00").decode("utf-8-sig")  # zero bytes at the end are padding, not text
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise KgError(f"{path}:{line}: not UTF-8 text (undecodable byte at offset {exc.start}; "
@@ -408,10 +410,17 @@ def _one_per_line(lines: list[str]) -> bool:
     # A short abstract among long ones must not merge the whole list into one paper; a title or a
     # "Code: URL" line above an abstract is no abstract of its own.
     short = sum(n < _SHORT_ABSTRACT_WORDS for n in lengths)
-    # An abstract may end in a link to its code instead of a sentence; a line ending in "as
-    # follows:" is part of a paragraph, however long.
     return (short * 4 <= len(lengths) and lengths[len(lengths) // 2] >= _LINE_ABSTRACT_WORDS
-            and all(re.search(r"[.?!][\"')\]]*$|\b(?:https?://|www\.)\S+$", line) for line in lines))
+            and all(_ends_abstract(line) for line in lines))
+
+
+def _ends_abstract(line: str) -> bool:
+    """Could an abstract end here? At a sentence's end or a link ("Code: github.com/x/y"); a line
+    of 40 words or more anywhere but after a colon, comma, semicolon or dash, where a paragraph
+    ("... as follows:") goes on."""
+    if _SENTENCE_OR_LINK_END.search(line):
+        return True
+    return len(line.split()) >= _LINE_ABSTRACT_WORDS and not line.rstrip().endswith((":", ",", ";", "-", "–", "—"))
 
 
 def _json_array_records(path: Path, data: object) -> Iterator[tuple[str, object]]:

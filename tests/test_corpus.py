@@ -668,3 +668,29 @@ def test_bibtex_macros_at_a_field_end_or_on_the_next_line_read_as_their_names(tm
     bib = (f"@inproceedings{{a,\r\n  title = {{One}},\r\n  abstract = {{{A1}}},\r\n  booktitle = NeurIPS\r\n}}\r\n"
            f"@inproceedings{{b, title = {{Two}}, abstract = {{{A2}}}, booktitle =\n   ICML}}\n")
     assert [p.venue for p in read_corpus(write(tmp_path, "refs.bib", bib)).papers] == ["NeurIPS", "ICML"]
+
+
+@pytest.mark.parametrize("ending", [" …", " called “GraphFormer.”", " Code: github.com/x/y", " and more"])
+def test_one_abstract_per_line_ends_in_many_ways(tmp_path, ending):
+    long_1, long_2 = " ".join([A1] * 4), " ".join([A2] * 4)
+    short = "We study parsing of long documents with a new model. It helps a lot on three benchmarks today."
+    corpus = read_corpus(write(tmp_path, "lines.txt", "\n".join([long_1, long_2 + ending, short, long_1 + " X."]) + "\n"))
+    assert len(corpus.papers) == 4
+
+
+def test_zero_bytes_padding_a_utf8_file_are_not_text(tmp_path):
+    corpus = read_corpus(write(tmp_path, "cut.txt", f"{A1}\n\n{A2}\n".encode() + b"\x00" * 3000, mode="wb"))
+    assert [p.abstract for p in corpus.papers] == [A1, A2]
+
+
+def test_classic_mac_line_ends_with_a_last_lf_are_read(tmp_path):
+    corpus = read_corpus(write(tmp_path, "mac.txt", f"{A1}\r\r{A2}\r\r{A1} Again.\r\n"))
+    assert len(corpus.papers) == 3
+
+
+def test_a_bibtex_string_defined_after_its_use_gives_its_value(tmp_path):
+    bib = (f"@article{{a, title={{One}}, journal = tpami, abstract={{{A1}}}}}\n"
+           "@string{tpami = {IEEE Transactions on Pattern Analysis and Machine Intelligence}}\n"
+           f"@article{{b, title={{Two}}, journal = tpami, abstract={{{A2}}}}}\n")
+    corpus = read_corpus(write(tmp_path, "refs.bib", bib))
+    assert {p.venue for p in corpus.papers} == {"IEEE Transactions on Pattern Analysis and Machine Intelligence"}
