@@ -340,8 +340,6 @@ def _rows_fit_header(text: str, delimiter: str, rows: int = 20) -> bool:
 
 
 def _text_records(text: str) -> Iterator[tuple[int, dict | Skip]]:
-    if "\n" not in text:  # classic Mac line ends
-        text = text.replace("\r", "\n")
     paragraphs: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 1
