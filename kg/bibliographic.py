@@ -75,7 +75,9 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
         known = parser.bib_database.strings  # the months, and later the file's own @strings
         known.update({k: v for k, v in _bare_macros(text).items() if k not in known})
         # The file's @strings replace the values given above (the same ones, or names); not news.
-        logging.getLogger("bibtexparser").setLevel(logging.ERROR)
+        logger = logging.getLogger("bibtexparser")
+        level = logger.level
+        logger.setLevel(logging.ERROR)
         try:
             entries = bibtexparser.loads(text, parser).entries
         except UndefinedString as exc:  # a macro used in a way _bare_macros does not find
@@ -83,6 +85,8 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
                           "(add its @string, or put the value in braces)") from None
         except Exception as exc:  # pyparsing's errors carry no common base worth naming
             raise KgError(f"{path}: malformed BibTeX ({exc})") from None
+        finally:
+            logger.setLevel(level)  # the caller's logging is the caller's
     line_of = _Lines(text)
     starts = [(line_of(m.start()), m.group(2)) for m in _BIBTEX_ENTRY.finditer(text)
               if m.group(1).lower() not in _NOT_ENTRIES]
