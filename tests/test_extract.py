@@ -187,6 +187,20 @@ def test_an_acronym_long_form_is_kept_whole(monkeypatch):
     assert t["Karush–Kuhn–Tucker"] == t["KKT"] and len(t["KKT"]) == 1
 
 
+def test_the_outside_penalty_lowers_only_the_outside_score_and_changes_the_version(monkeypatch):
+    def output_bias(penalty):
+        monkeypatch.setattr(models, "OUTSIDE_PENALTY", penalty)
+        ner = models.load_nlp().get_pipe("sci_ner_0")
+        names = [ner.moves.get_class_name(i) for i in range(ner.moves.n_moves)]
+        return names, ner.model.get_ref("upper").get_param("b").copy(), Extractor(use_keybert=False).version
+
+    names, plain, plain_version = output_bias(0.0)
+    _, penalised, penalised_version = output_bias(1.5)
+    moved = {names[i]: float(penalised[i] - plain[i]) for i in range(len(names)) if penalised[i] != plain[i]}
+    assert set(moved) == {"O"} and moved["O"] == pytest.approx(-1.5, abs=1e-5)
+    assert penalised_version != plain_version  # a cached extraction made without it is not reused
+
+
 def test_a_capitalised_hyphenated_word_is_a_name_inside_a_sentence_only(ex):
     text = ("Fine-tuning is costly. Large-scale pretraining helps. Zero-shot transfer is weak. "
             "Our method improves the error on Peptides-struct and the precision on Peptides-func.")
