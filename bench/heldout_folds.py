@@ -123,10 +123,11 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, default=None, help="keep the scratch folders (models, splits) here")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        base = args.keep or Path(tmp)
+        # Absolute: the training scripts run with the scratch copy as their working folder.
+        base = (args.keep or Path(tmp)).resolve()
         results = []
         for k in args.folds:
-            results.append(one_fold(k, args.bench, base / f"fold{k}", args.seeds))
+            results.append(one_fold(k, args.bench.resolve(), base / f"fold{k}", args.seeds))
             print(json.dumps(results[-1]), file=sys.stderr, flush=True)
     print(json.dumps({"folds": results}, indent=2))
 
