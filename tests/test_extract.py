@@ -201,6 +201,25 @@ def test_the_outside_penalty_lowers_only_the_outside_score_and_changes_the_versi
     assert penalised_version != plain_version  # a cached extraction made without it is not reused
 
 
+def test_the_recognizer_drops_the_labels_it_was_not_trained_on_and_finds_the_same_spans():
+    def actions(nlp):
+        moves = nlp.get_pipe("sci_ner_0").moves
+        return [moves.get_class_name(i) for i in range(moves.n_moves)]
+
+    def spans(nlp, texts):
+        return [[(s.start, s.end, s.label_) for s in d.spans["sci_ner_0"]] for d in nlp.pipe(texts)]
+
+    dirs = tuple(str(p) for p in models.ner_dirs())
+    every_label = models._load_nlp.__wrapped__(dirs, models.OUTSIDE_PENALTY, None)
+    trained = models.load_nlp()
+    assert "B-PERSON" in actions(every_label) and "B-Method" in actions(every_label)
+    assert {a.split("-", 1)[1] for a in actions(trained) if "-" in a} - {""} <= models.TRAINED_LABELS
+    assert len(actions(trained)) < len(actions(every_label)) and "B-Method" in actions(trained)
+    seed = (ROOT / "seeds" / "iclr2025_abstracts.txt").read_text(encoding="utf-8").split("\n\n")[1:]
+    found = spans(trained, seed)
+    assert sum(map(len, found)) > 100 and found == spans(every_label, seed)
+
+
 def test_a_capitalised_hyphenated_word_is_a_name_inside_a_sentence_only(ex):
     text = ("Fine-tuning is costly. Large-scale pretraining helps. Zero-shot transfer is weak. "
             "Our method improves the error on Peptides-struct and the precision on Peptides-func.")

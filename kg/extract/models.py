@@ -29,6 +29,12 @@ NER_OVERRIDE: list[Path] | None = None
 # edges this brings and the span typer drops what it reads as no entity. Chosen on two held-out
 # folds of train.json (docs/extraction.md): partial F1 +0.011 there, -0.003 on dev.
 OUTSIDE_PENALTY = 1.0
+# The labels scripts/train_ner.py trains. The recognizer starts from en_core_web_sm's and keeps
+# its 18 OntoNotes labels (72 of its 94 actions) though it never learnt to predict them;
+# dropping them at load time shortens every step's choice of an action (docs/extraction.md).
+# None keeps every action of the weights on disk.
+TRAINED_LABELS: frozenset[str] | None = frozenset(
+    {"Method", "Task", "Dataset", "Metric", "OtherScientificTerm", "Generic"})
 
 _lock = threading.Lock()
 
@@ -42,12 +48,13 @@ def ner_dirs() -> list[Path]:
 
 def weights_digest() -> str:
     """A short hash of the NER weights in use and of how they are applied (part of Extractor.version)."""
-    return _digest(tuple(str(p) for p in ner_dirs()), OUTSIDE_PENALTY)
+    return _digest(tuple(str(p) for p in ner_dirs()), OUTSIDE_PENALTY, TRAINED_LABELS)
 
 
 @lru_cache(maxsize=8)
-def _digest(dirs: tuple[str, ...], outside_penalty: float) -> str:
-    h = hashlib.sha256(f"outside-{outside_penalty}".encode())
+def _digest(dirs: tuple[str, ...], outside_penalty: float, labels: frozenset[str] | None) -> str:
+    kept = "all" if labels is None else ",".join(sorted(labels))
+    h = hashlib.sha256(f"outside-{outside_penalty}-labels-{kept}".encode())
     for d in map(Path, dirs):
         for p in sorted(d.rglob("*")):
             if p.is_file():
@@ -65,7 +72,7 @@ def load_nlp():
     ``sci_ner_<i>`` leaves its spans in ``doc.spans["sci_ner_<i>"]``. One pipeline,
     so that the worker processes of ``--workers`` (kg/extract/parallel.py) run all of it.
     """
-    return _load_nlp(tuple(str(p) for p in ner_dirs()), OUTSIDE_PENALTY)
+    return _load_nlp(tuple(str(p) for p in ner_dirs()), OUTSIDE_PENALTY, TRAINED_LABELS)
 
 
 def ner_names(nlp) -> list[str]:
@@ -74,7 +81,7 @@ def ner_names(nlp) -> list[str]:
 
 
 @lru_cache(maxsize=2)
-def _load_nlp(dirs: tuple[str, ...], outside_penalty: float):
+def _load_nlp(dirs: tuple[str, ...], outside_penalty: float, labels: frozenset[str] | None):
     from kg.extract.imports import import_spacy
 
     spacy = import_spacy()
@@ -85,6 +92,8 @@ def _load_nlp(dirs: tuple[str, ...], outside_penalty: float):
             name = f"sci_ner_{i}"
             nlp.add_pipe("ner", name=name, source=spacy.load(d, vocab=nlp.vocab))
             _as_float32(nlp.get_pipe(name).model)
+            if labels is not None:
+                _keep_labels(nlp.get_pipe(name), labels)
             _penalise_outside(nlp.get_pipe(name), outside_penalty)
             nlp.add_pipe("kg_stash_ents", name=f"stash_{i}", config={"key": name})
         return nlp
@@ -98,6 +107,27 @@ def _as_float32(model) -> None:
                 param = node.get_param(name)
                 if param.dtype != "float32":
                     node.set_param(name, param.astype("float32"))
+
+
+def _keep_labels(ner, labels: frozenset[str]) -> None:
+    """Drop the recognizer's actions for other labels, and their rows of its output layer."""
+    from thinc.api import Linear
+
+    moves = ner.moves
+    before = [moves.get_class_name(i) for i in range(moves.n_moves)]
+    moves.initialize_actions({action: {lab: n for lab, n in by_label.items() if lab == "" or lab in labels}
+                              for action, by_label in moves.labels.items()})
+    rows = [before.index(moves.get_class_name(i)) for i in range(moves.n_moves)]
+    if rows == list(range(len(before))):
+        return  # nothing dropped, nothing reordered
+    upper = ner.model.get_ref("upper")
+    smaller = Linear(nO=len(rows), nI=upper.get_dim("nI"))
+    smaller.initialize()
+    smaller.set_param("W", upper.get_param("W")[rows].copy())
+    smaller.set_param("b", upper.get_param("b")[rows].copy())
+    ner.model.replace_node(upper, smaller)
+    # Indices into the old actions; a mask that only training reads.
+    ner.model.attrs["unseen_classes"] = set()
 
 
 def _penalise_outside(ner, penalty: float) -> None:
