@@ -61,7 +61,7 @@ def main() -> None:
             for name, s in seconds.items():
                 best[key][name] = round(min(s, best[key].get(name, s)), 3)
     actions = {k: nlp.get_pipe("sci_ner_0").moves.n_moves for k, nlp in pipelines.items()}
-    print(json.dumps({"abstracts": len(texts), "tokens": sum(len(t.split()) for t in texts), "rounds": args.rounds,
+    print(json.dumps({"abstracts": len(texts), "words": sum(len(t.split()) for t in texts), "rounds": args.rounds,
                       "recognizer_actions": actions, "fastest_round_s": best,
                       "total_s": {k: round(sum(v.values()), 2) for k, v in best.items()},
                       "same_spans": found["trained_labels"] == found["every_label"]}, indent=1))
