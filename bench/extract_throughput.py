@@ -3,6 +3,8 @@
 
     python bench/extract_throughput.py                 # 400 SciERC abstracts (or the seeds if absent)
     python bench/extract_throughput.py --n 200 --no-keybert
+    python bench/extract_throughput.py --every-label           # the recognizer's unused labels kept
+    python bench/extract_throughput.py --recognizers kg/extract/model/ner-0 A B   # recognizers voting
 
 Model loading and a warm-up batch are excluded; every abstract is distinct
 (repeating texts would flatter the phrase-embedding cache).
@@ -18,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg.extract import Extractor  # noqa: E402
+from kg.extract import Extractor, models  # noqa: E402
 from kg.records import Paper  # noqa: E402
 
 
@@ -39,7 +41,15 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=400)
     ap.add_argument("--no-keybert", action="store_true")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--every-label", action="store_true",
+                    help="keep the recognizer's actions for labels it was not trained on (models.TRAINED_LABELS)")
+    ap.add_argument("--recognizers", type=Path, nargs="+", default=None,
+                    help="trained NER pipeline folders to run instead of kg/extract/model/ner-* (they vote)")
     args = ap.parse_args()
+    if args.every_label:
+        models.TRAINED_LABELS = None
+    if args.recognizers:
+        models.NER_OVERRIDE = [p.resolve() for p in args.recognizers]
     texts = corpus(args.n + 20)
     warm, texts = texts[:20], texts[20:]
     ex = Extractor(use_keybert=not args.no_keybert, workers=args.workers)
@@ -49,7 +59,8 @@ def main() -> None:
     n_mentions = sum(len(e.mentions) for e in ex.extract(papers))
     dt = time.perf_counter() - t0
     print(json.dumps({"abstracts": len(papers), "seconds": round(dt, 2), "abstracts_per_s": round(len(papers) / dt, 1),
-                      "mentions": n_mentions, "keybert": not args.no_keybert, "workers": args.workers}))
+                      "mentions": n_mentions, "keybert": not args.no_keybert, "workers": args.workers,
+                      "recognizers": len(models.ner_dirs()), "every_label": args.every_label}))
 
 
 if __name__ == "__main__":

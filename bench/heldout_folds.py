@@ -36,15 +36,21 @@ BENCH = ROOT.parent / "shared" / "bench" / "scierc"
 PARTS = {"recognizer": {"use_rules": False, "use_typer": False}, "+typer": {"use_rules": False},
          "+rules": {"use_typer": False}, "all": {}}
 
-# Run inside the scratch copy: scores each part of the pipeline on each gold file.
+# Run inside the scratch copy: scores each part of the pipeline on each gold file; with several
+# recognizers also the whole pipeline with the first alone (what their vote adds, same models).
 SCORER = """
 import json, sys
 from kg.evaluate import evaluate_many
-from kg.extract import Extractor
+from kg.extract import Extractor, models
 parts, golds = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+dirs = models.ner_dirs()
+runs = [(part, kw, dirs) for part, kw in parts.items()]
+if len(dirs) > 1:
+    runs.append(("all, " + dirs[0].name + " alone", {}, dirs[:1]))
 out = {}
 for gold_name, path in golds.items():
-    for part, kw in parts.items():
+    for part, kw, use in runs:
+        models.NER_OVERRIDE = use
         r = evaluate_many(path, Extractor(use_keybert=False, **kw))
         out.setdefault(gold_name, {})[part] = {m: {"f1": round(r[m]["micro"]["f1"], 4),
             "per_type_f1": {t: round(v["f1"], 4) for t, v in r[m]["per_type"].items()}} for m in r}
