@@ -4,6 +4,7 @@
     python bench/heldout_folds.py                   # folds 0 and 1 (about 10-20 min each on 2 cores)
     python bench/heldout_folds.py --seeds 0 1 2     # three voting recognizers per fold (~25 min each)
     python bench/heldout_folds.py --folds 0 --keep build/folds   # keep the models and splits
+    python bench/heldout_folds.py --seeds 0 1 --train-args="--dropout 0.3"   # a training setting
 
 The rules were tuned by reading dev.json, and dev.json picks the recognizer's checkpoint, so
 dev figures are optimistic; SciERC's test split is not here. A fold of train.json is text no
@@ -24,6 +25,7 @@ import argparse
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -87,7 +89,7 @@ def run_all(cmds: list[list[str]], cwd: Path) -> None:
             sys.exit(f"bench: {' '.join(c[:4])} failed: {log.read().strip()[-2000:]}")
 
 
-def one_fold(fold: int, bench: Path, work: Path, seeds: list[int]) -> dict:
+def one_fold(fold: int, bench: Path, work: Path, seeds: list[int], train_args: list[str] = ()) -> dict:
     work.mkdir(parents=True)
     held, rest = split(bench / "train.json", fold)
     data = work / "bench"
@@ -103,7 +105,7 @@ def one_fold(fold: int, bench: Path, work: Path, seeds: list[int]) -> dict:
     # Recognizers vote, so a fold can train several (two at a time: one training keeps about one
     # core busy) to measure an ensemble.
     for i in range(0, len(seeds), 2):
-        run_all([[sys.executable, "scripts/train_ner.py", "--seed", str(s), "--bench", str(data)]
+        run_all([[sys.executable, "scripts/train_ner.py", "--seed", str(s), "--bench", str(data), *train_args]
                  for s in seeds[i:i + 2]], repo)
     run([sys.executable, "scripts/train_typer.py", "--bench", str(data)], repo)
     trained = time.perf_counter() - t0
@@ -114,7 +116,8 @@ def one_fold(fold: int, bench: Path, work: Path, seeds: list[int]) -> dict:
     scores = json.loads(run([sys.executable, "-c", SCORER, json.dumps(PARTS),
                              json.dumps({"heldout": str(work / "heldout.json"), "dev": str(data / "dev.json")})],
                             repo).strip().splitlines()[-1])
-    return {"fold": fold, "recognizer_seeds": seeds, "heldout_abstracts": len(held), "train_abstracts": len(rest),
+    return {"fold": fold, "recognizer_seeds": seeds, "train_args": list(train_args),
+            "heldout_abstracts": len(held), "train_abstracts": len(rest),
             "training_s": round(trained), "scores": scores,
             "gap_dev_minus_heldout": {m: round(scores["dev"]["all"][m]["f1"] - scores["heldout"]["all"][m]["f1"], 4)
                                       for m in scores["dev"]["all"]}}
@@ -127,13 +130,16 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[0],
                     help="recognizers to train per fold; they vote, as ner-* folders do (one ships)")
     ap.add_argument("--keep", type=Path, default=None, help="keep the scratch folders (models, splits) here")
+    ap.add_argument("--train-args", default="",
+                    help='more options for scripts/train_ner.py, one string: --train-args="--epochs 60"')
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         # Absolute: the training scripts run with the scratch copy as their working folder.
         base = (args.keep or Path(tmp)).resolve()
         results = []
         for k in args.folds:
-            results.append(one_fold(k, args.bench.resolve(), base / f"fold{k}", args.seeds))
+            results.append(one_fold(k, args.bench.resolve(), base / f"fold{k}", args.seeds,
+                                    shlex.split(args.train_args)))
             print(json.dumps(results[-1]), file=sys.stderr, flush=True)
     print(json.dumps({"folds": results}, indent=2))
 
