@@ -16,7 +16,9 @@ still runs its own network); it is not shipped (docs/extraction.md). The script 
 pipeline loader of ``kg.extract.models`` for its own process only.
 
 Prints one JSON line per combination: exact and partial micro F1 (KeyBERT off, as in
-bench/heldout_folds.py; it changes no mention), and the extraction seconds.
+bench/heldout_folds.py; it changes no mention), and the extraction seconds. ``--save DIR``
+also writes each run's gold and predicted pairs, ``DIR/<combination>-<gold file>.json``, for
+bench/paired_bootstrap.py.
 """
 from __future__ import annotations
 
@@ -34,8 +36,10 @@ import numpy as np
 if importlib.util.find_spec("kg") is None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kg.evaluate import evaluate_many  # noqa: E402
+from kg.evaluate import MATCH_MODES, score  # noqa: E402
 from kg.extract import Extractor, models  # noqa: E402
+from kg.records import Paper  # noqa: E402
+from kg.scierc import read_gold  # noqa: E402
 
 COMBINATIONS = ("alone", "vote", "prob", "logit")
 
@@ -111,22 +115,22 @@ def patch_loader(combine: str) -> None:
     models._load_nlp = lru_cache(maxsize=2)(averaging_nlp)
 
 
-def mentions(gold: Path) -> list[list[tuple]]:
-    from kg.records import Paper
-    from kg.scierc import read_gold
-
-    papers = [Paper(id=d.doc_key, title="", abstract=d.text, text=d.text) for d in read_gold(gold)]
-    return [[(m.text, m.type, m.start, m.end) for m in e.mentions]
-            for e in Extractor(use_keybert=False).extract(papers)]
+def extract(gold: Path) -> tuple[list, list]:
+    """The gold abstracts' entities, and kg's mentions of them: (text, type, start, end) each."""
+    docs = list(read_gold(gold))
+    papers = [Paper(id=d.doc_key, title="", abstract=d.text, text=d.text) for d in docs]
+    preds = [[(m.text, m.type, m.start, m.end) for m in e.mentions]
+             for e in Extractor(use_keybert=False).extract(papers)]
+    return [[(e.text, e.type) for e in d.entities] for d in docs], preds
 
 
 def check_decoder(gold: Path, first: Path, loader) -> None:
     """The decode loop, given one recognizer, must find what spaCy's own greedy decode finds."""
     models.NER_OVERRIDE = [first]
     models._load_nlp = loader
-    expected = mentions(gold)
+    expected = extract(gold)[1]
     patch_loader("prob")
-    if mentions(gold) != expected:
+    if extract(gold)[1] != expected:
         sys.exit("bench: one recognizer averaged alone does not give kg's own mentions")
 
 
@@ -136,6 +140,7 @@ def main() -> None:
     ap.add_argument("--recognizers", type=Path, nargs="+", required=True)
     ap.add_argument("--combine", choices=COMBINATIONS, nargs="+", default=list(COMBINATIONS),
                     help="alone: the first recognizer only; vote: kg's span vote")
+    ap.add_argument("--save", type=Path, default=None, help="write each run's predictions here")
     args = ap.parse_args()
     dirs = [p.resolve() for p in args.recognizers]
     loader = models._load_nlp
@@ -148,9 +153,15 @@ def main() -> None:
         row = {"combine": combine, "recognizers": len(models.NER_OVERRIDE)}
         for gold in args.gold:
             t0 = time.perf_counter()
-            r = evaluate_many(gold, Extractor(use_keybert=False))
-            row[gold.name] = {m: round(r[m]["micro"]["f1"], 4) for m in r}
-            row[gold.name]["seconds"] = round(time.perf_counter() - t0, 1)
+            golds, preds = extract(gold)
+            seconds = time.perf_counter() - t0
+            pairs = [[(text, etype) for text, etype, _, _ in doc] for doc in preds]
+            row[gold.name] = {m: round(score(golds, pairs, m)["micro"]["f1"], 4) for m in MATCH_MODES}
+            row[gold.name]["seconds"] = round(seconds, 1)
+            if args.save:
+                args.save.mkdir(parents=True, exist_ok=True)
+                (args.save / f"{combine}-{gold.stem}.json").write_text(
+                    json.dumps({"gold_file": str(gold), "golds": golds, "preds": pairs}), encoding="utf-8")
         print(json.dumps(row), flush=True)
 
 
