@@ -51,8 +51,9 @@ def main() -> None:
         fa, fb = score(golds, a, m)["micro"]["f1"], score(golds, b, m)["micro"]["f1"]
         diffs = sorted(score([golds[i] for i in d], [b[i] for i in d], m)["micro"]["f1"]
                        - score([golds[i] for i in d], [a[i] for i in d], m)["micro"]["f1"] for d in draws)
+        low, high = diffs[int(0.025 * len(diffs))], diffs[int(0.975 * len(diffs)) - 1]
         out[m] = {"a": round(fa, 4), "b": round(fb, 4), "b_minus_a": round(fb - fa, 4),
-                  "interval_95": [round(diffs[int(0.025 * len(diffs))], 4), round(diffs[int(0.975 * len(diffs)) - 1], 4)],
+                  "interval_95": [round(low, 4), round(high, 4)],
                   "resamples_b_better": round(sum(d > 0 for d in diffs) / len(diffs), 3)}
     print(json.dumps(out, indent=2))
 
