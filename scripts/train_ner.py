@@ -6,6 +6,7 @@ best checkpoint and the settings below. Material is trained as Dataset.
 
     python scripts/train_ner.py --seed 0             # writes kg/extract/model/ner-0/ (also 1, 2: they vote)
     python scripts/train_ner.py --out build/ner --init scratch --labels all
+    python scripts/train_ner.py --out build/ner --augment 1   # + mention-replaced copies (not shipped)
 
 The network starts from en_core_web_sm's pretrained NER (its own CNN tok2vec,
 trained on OntoNotes): that component is sourced, given the SciERC labels and
@@ -205,6 +206,44 @@ def to_docbin(nlp, path: Path, labels: set[str]) -> tuple[DocBin, int, int]:
     return db, kept, dropped
 
 
+def augment(nlp, db: DocBin, copies: int, rate: float, seed: int) -> DocBin:
+    """``db`` plus ``copies`` variants of each abstract, each mention replaced with probability
+    ``rate`` by a mention of the same type from elsewhere in ``db`` (mention replacement, Dai and
+    Adel 2020): the recognizer sees each context with other names in it, so it learns contexts
+    rather than names. Only the training split is augmented; the replacements come from it alone.
+    """
+    import random
+
+    rng = random.Random(seed)
+    docs = list(db.get_docs(nlp.vocab))
+    pool: dict[str, list[str]] = {}
+    for doc in docs:
+        for e in doc.ents:
+            pool.setdefault(e.label_, []).append(e.text)
+    out = DocBin(store_user_data=False)
+    for doc in docs:
+        out.add(doc)
+    for _ in range(copies):
+        for doc in docs:
+            text, spans, at = [], [], 0
+            for e in doc.ents:
+                text.append(doc.text[at:e.start_char])
+                name = rng.choice(pool[e.label_]) if rng.random() < rate else e.text
+                start = sum(map(len, text))
+                text.append(name)
+                spans.append((start, start + len(name), e.label_))
+                at = e.end_char
+            text.append(doc.text[at:])
+            new = nlp.make_doc("".join(text))
+            ents = [new.char_span(a, b, label=lab, alignment_mode="expand") for a, b, lab in spans]
+            try:
+                new.ents = [sp for sp in ents if sp is not None]
+            except ValueError:  # a replacement tokenized into its neighbour: keep the original only
+                continue
+            out.add(new)
+    return out
+
+
 def to_half_precision(model) -> None:
     """Store the weights as float16: half the size on disk (kg.extract.models loads them as float32).
 
@@ -235,6 +274,10 @@ def main() -> None:
     ap.add_argument("--vectors", type=Path, default=None, help="spaCy vectors dir (scratch init only)")
     ap.add_argument("--width", type=int, default=96, help="tok2vec width (scratch init only)")
     ap.add_argument("--rows", type=int, default=5000, help="NORM hash rows (scratch init only)")
+    ap.add_argument("--augment", type=int, default=0,
+                    help="extra copies of each training abstract with mentions replaced (default 0: none)")
+    ap.add_argument("--augment-rate", type=float, default=0.5,
+                    help="chance that each mention of an augmented copy is replaced")
     args = ap.parse_args()
 
     if args.out is None:
@@ -256,6 +299,8 @@ def main() -> None:
         tmp = Path(tmp)
         for split in ("train", "dev"):
             db, kept, dropped = to_docbin(base, args.bench / f"{split}.json", labels)
+            if split == "train" and args.augment:
+                db = augment(base, db, args.augment, args.augment_rate, args.seed)
             db.to_disk(tmp / f"{split}.spacy")
             print(f"{split}: {len(db)} abstracts, {kept} entities ({dropped} nested dropped)", flush=True)
         (tmp / "config.cfg").write_text(config)
