@@ -374,3 +374,14 @@ def test_stats_reports_a_build_without_rebuilding_it(seed_build):
     methods = report["top"]["Method"]
     assert len(methods) == 2 and methods[0]["papers"] >= methods[1]["papers"] >= 1
     assert 0 < report["merged_entities"] < sum(report["entities"].values())
+
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc, where nothing can be created")
+@pytest.mark.parametrize("command", [["export", "cypher"], ["export", "neo4j-import"]])
+def test_an_output_path_that_cannot_be_created_is_one_line_naming_it(seed_build, command):
+    proc = kg(*command, "--db", str(seed_build), "--out", "/proc/kg-test-export")
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kg: error: ") and "/proc" in lines[0], proc.stderr

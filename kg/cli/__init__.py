@@ -49,6 +49,14 @@ def main() -> None:
     except KgError as exc:
         print(f"kg: error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        raise  # a reader that stopped early (`| head`): not an error of kg's
+    except OSError as exc:
+        # A file system refusal no command foresaw (a read-only build, an --out under a file or in
+        # /proc): still one line, naming the path, rather than a traceback.
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"kg: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        sys.exit(2)
     # Outside standalone mode Typer does not raise on Ctrl-C or typer.Exit(n): it returns 130 or n.
     if rv == 130:
         print(INTERRUPTED, file=sys.stderr)
