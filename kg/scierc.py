@@ -120,8 +120,11 @@ def parse_generic(obj: dict, source: str = "") -> ScierDoc:
     text = obj.get("text")
     if not isinstance(text, str):
         raise KgError(f"{source}: gold record has no 'text' string")
+    if not isinstance(obj.get("entities"), list):
+        # Scored against nothing, every prediction would be wrong and the figure meaningless.
+        raise KgError(f"{source}: gold record has no 'entities' list (an abstract with none has \"entities\": [])")
     ents = []
-    for e in obj.get("entities", []):
+    for e in obj["entities"]:
         etext, etype = e.get("text"), e.get("type")
         if not isinstance(etext, str) or not isinstance(etype, str):
             raise KgError(f"{source}: gold entity without 'text' and 'type': {e!r}")

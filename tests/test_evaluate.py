@@ -129,6 +129,8 @@ def test_kg_eval_json_output(tmp_path):
     ("typo.jsonl", lambda p: p.write_text('{"id": "a", "text": "We fine-tune BERT.", '
                                           '"entities": [{"text": "RoBERTa", "type": "Method"}]}\n'),
      "gold entity 'RoBERTa' is not in the record's text"),
+    ("unannotated.jsonl", lambda p: p.write_text('{"id": "a", "text": "We use BERT on SQuAD."}\n'),
+     "no 'entities' list"),
 ])
 def test_kg_eval_bad_gold_file_is_one_line(tmp_path, name, make, message):
     import subprocess
