@@ -225,20 +225,25 @@ def augment(nlp, db: DocBin, copies: int, rate: float, seed: int) -> DocBin:
         out.add(doc)
     for _ in range(copies):
         for doc in docs:
-            text, spans, at = [], [], 0
+            text, spans, at, length = [], [], 0, 0
             for e in doc.ents:
-                text.append(doc.text[at:e.start_char])
+                before = doc.text[at:e.start_char]
                 name = rng.choice(pool[e.label_]) if rng.random() < rate else e.text
-                start = sum(map(len, text))
-                text.append(name)
-                spans.append((start, start + len(name), e.label_))
+                text += [before, name]
+                length += len(before)
+                spans.append((length, length + len(name), e.label_))
+                length += len(name)
                 at = e.end_char
             text.append(doc.text[at:])
             new = nlp.make_doc("".join(text))
             ents = [new.char_span(a, b, label=lab, alignment_mode="expand") for a, b, lab in spans]
+            # A mention lost or merged with its neighbour in the new tokens would teach that its
+            # words are no entity: such a copy is left out, the original is still trained on.
+            if any(sp is None for sp in ents):
+                continue
             try:
-                new.ents = [sp for sp in ents if sp is not None]
-            except ValueError:  # a replacement tokenized into its neighbour: keep the original only
+                new.ents = ents
+            except ValueError:
                 continue
             out.add(new)
     return out
