@@ -60,7 +60,7 @@ def main() -> None:
             seconds, found[key] = one_round(nlp, texts)
             for name, s in seconds.items():
                 best[key][name] = round(min(s, best[key].get(name, s)), 3)
-    actions = {k: nlp.get_pipe("sci_ner_0").moves.n_moves for k, nlp in pipelines.items()}
+    actions = {k: models.recognizers_of(nlp)[0].moves.n_moves for k, nlp in pipelines.items()}
     print(json.dumps({"abstracts": len(texts), "words": sum(len(t.split()) for t in texts), "rounds": args.rounds,
                       "recognizer_actions": actions, "fastest_round_s": best,
                       "total_s": {k: round(sum(v.values()), 2) for k, v in best.items()},

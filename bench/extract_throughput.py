@@ -4,8 +4,7 @@
     python bench/extract_throughput.py                 # 400 SciERC abstracts (or the seeds if absent)
     python bench/extract_throughput.py --n 200 --no-keybert
     python bench/extract_throughput.py --every-label           # the recognizer's unused labels kept
-    python bench/extract_throughput.py --recognizers kg/extract/model/ner-0 A B   # recognizers voting
-    python bench/extract_throughput.py --recognizers kg/extract/model/ner-0 A B --score-averaging
+    python bench/extract_throughput.py --recognizers kg/extract/model/ner-0   # the first recognizer alone
 
 Model loading and a warm-up batch are excluded; every abstract is distinct
 (repeating texts would flatter the phrase-embedding cache).
@@ -45,15 +44,8 @@ def main() -> None:
     ap.add_argument("--every-label", action="store_true",
                     help="keep the recognizer's actions for labels it was not trained on (models.TRAINED_LABELS)")
     ap.add_argument("--recognizers", type=Path, nargs="+", default=None,
-                    help="trained NER pipeline folders to run instead of kg/extract/model/ner-* (they vote)")
-    ap.add_argument("--score-averaging", action="store_true",
-                    help="combine the recognizers by averaging their action probabilities (bench/score_averaging.py)")
+                    help="trained NER pipeline folders to run instead of kg/extract/model/ner-* (decoded as one)")
     args = ap.parse_args()
-    if args.score_averaging:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from score_averaging import patch_loader
-
-        patch_loader("prob")
     if args.every_label:
         models.TRAINED_LABELS = None
     if args.recognizers:
@@ -68,8 +60,7 @@ def main() -> None:
     dt = time.perf_counter() - t0
     print(json.dumps({"abstracts": len(papers), "seconds": round(dt, 2), "abstracts_per_s": round(len(papers) / dt, 1),
                       "mentions": n_mentions, "keybert": not args.no_keybert, "workers": args.workers,
-                      "recognizers": len(models.ner_dirs()), "every_label": args.every_label,
-                      "score_averaging": args.score_averaging}))
+                      "recognizers": len(models.ner_dirs()), "every_label": args.every_label}))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 """A held-out estimate of extraction quality: retrain on 80% of train.json, score the other 20%.
 
     python bench/heldout_folds.py                   # folds 0 and 1 (about 10-20 min each on 2 cores)
-    python bench/heldout_folds.py --seeds 0 1 2     # three voting recognizers per fold (~25 min each)
+    python bench/heldout_folds.py --seeds 0 1 2     # three recognizers per fold, decoded as one (~25 min each)
     python bench/heldout_folds.py --folds 0 --keep build/folds   # keep the models and splits
     python bench/heldout_folds.py --seeds 0 1 --train-args="--dropout 0.3"   # a training setting
 
@@ -39,7 +39,7 @@ PARTS = {"recognizer": {"use_rules": False, "use_typer": False}, "+typer": {"use
          "+rules": {"use_typer": False}, "all": {}}
 
 # Run inside the scratch copy: scores each part of the pipeline on each gold file; with several
-# recognizers also the whole pipeline with the first alone (what their vote adds, same models).
+# recognizers also the whole pipeline with the first alone (what the others add, same models).
 SCORER = """
 import json, sys
 from kg.evaluate import evaluate_many
@@ -102,7 +102,7 @@ def one_fold(fold: int, bench: Path, work: Path, seeds: list[int], train_args: l
     shutil.copytree(ROOT / "kg", repo / "kg", ignore=ignore)
     shutil.copytree(ROOT / "scripts", repo / "scripts", ignore=ignore)
     t0 = time.perf_counter()
-    # Recognizers vote, so a fold can train several (two at a time: one training keeps about one
+    # Recognizers are decoded together, so a fold can train several (two at a time: one training keeps about one
     # core busy) to measure an ensemble.
     for i in range(0, len(seeds), 2):
         run_all([[sys.executable, "scripts/train_ner.py", "--seed", str(s), "--bench", str(data), *train_args]
@@ -128,7 +128,7 @@ def main() -> None:
     ap.add_argument("--folds", type=int, nargs="+", default=[0, 1], choices=range(5))
     ap.add_argument("--bench", type=Path, default=BENCH, help="folder with SciERC train.json and dev.json")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0],
-                    help="recognizers to train per fold; they vote, as ner-* folders do (one ships)")
+                    help="recognizers to train per fold; decoded as one, as the shipped ner-* folders are")
     ap.add_argument("--keep", type=Path, default=None, help="keep the scratch folders (models, splits) here")
     ap.add_argument("--train-args", default="",
                     help='more options for scripts/train_ner.py, one string: --train-args="--epochs 60"')

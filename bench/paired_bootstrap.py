@@ -2,7 +2,7 @@
 """Is B better than A on the same abstracts? A paired bootstrap over saved predictions.
 
     python bench/score_averaging.py GOLD --recognizers ... --save build/preds/fold0
-    python bench/paired_bootstrap.py build/preds/fold*/alone-*.json --against build/preds/fold*/prob-*.json
+    python bench/paired_bootstrap.py build/preds/fold*/alone-*.json --against build/preds/fold*/averaged-*.json
 
 Each file holds one run's gold and predicted (text, type) pairs per abstract (the ``--save``
 output of bench/score_averaging.py). The A files and the B files are pooled, in the order given,

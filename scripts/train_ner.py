@@ -4,7 +4,7 @@
 Training data is ../shared/bench/scierc/train.json only; dev.json only picks the
 best checkpoint and the settings below. Material is trained as Dataset.
 
-    python scripts/train_ner.py --seed 0             # writes kg/extract/model/ner-0/ (also 1, 2: they vote)
+    python scripts/train_ner.py --seed 0             # writes kg/extract/model/ner-0/ (also 1, 2: decoded as one)
     python scripts/train_ner.py --out build/ner --init scratch --labels all
     python scripts/train_ner.py --out build/ner --augment 1   # + mention-replaced copies (not shipped)
 
@@ -266,7 +266,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", type=Path, default=ROOT.parent / "shared" / "bench" / "scierc")
     ap.add_argument("--out", type=Path, default=None,
-                    help="default: kg/extract/model/ner-<seed>/ (every ner-* there votes at run time)")
+                    help="default: kg/extract/model/ner-<seed>/ (every ner-* there is decoded with the others at run time)")
     ap.add_argument("--init", choices=["sm-ner", "scratch"], default="sm-ner")
     ap.add_argument("--labels", choices=["scored", "ost", "all"], default="ost",
                     help="scored: Method/Task/Dataset/Metric; ost: + OtherScientificTerm; all: + Generic")

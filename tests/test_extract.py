@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.extract import Extractor, models, rules
+from kg.extract import Extractor, models, recognizers, rules
 from kg.records import ENTITY_TYPES, Extraction, Paper
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -181,7 +181,7 @@ def test_an_acronym_long_form_is_kept_whole(monkeypatch):
     monkeypatch.setattr(models, "NER_OVERRIDE", [models.MODEL_DIR / "ner-0"])
     text = "We derive the Karush–Kuhn–Tucker (KKT) conditions of the problem and solve them exactly."
     doc = models.load_nlp()(text)
-    assert [s.text for s in doc.spans["sci_ner_0"]] == ["Karush"]  # what the rule below has to mend
+    assert [s.text for s in doc.spans[recognizers.KEY]] == ["Karush"]  # what the rule below has to mend
     t = typed(next(Extractor(use_keybert=False).extract([paper(text)])))
     assert "Karush" not in t
     assert t["Karush–Kuhn–Tucker"] == t["KKT"] and len(t["KKT"]) == 1
@@ -190,7 +190,7 @@ def test_an_acronym_long_form_is_kept_whole(monkeypatch):
 def test_the_outside_penalty_lowers_only_the_outside_score_and_changes_the_version(monkeypatch):
     def output_bias(penalty):
         monkeypatch.setattr(models, "OUTSIDE_PENALTY", penalty)
-        ner = models.load_nlp().get_pipe("sci_ner_0")
+        ner = models.recognizers_of(models.load_nlp())[0]
         names = [ner.moves.get_class_name(i) for i in range(ner.moves.n_moves)]
         return names, ner.model.get_ref("upper").get_param("b").copy(), Extractor(use_keybert=False).version
 
@@ -203,11 +203,11 @@ def test_the_outside_penalty_lowers_only_the_outside_score_and_changes_the_versi
 
 def test_the_recognizer_drops_the_labels_it_was_not_trained_on_and_finds_the_same_spans():
     def actions(nlp):
-        moves = nlp.get_pipe("sci_ner_0").moves
+        moves = models.recognizers_of(nlp)[0].moves
         return [moves.get_class_name(i) for i in range(moves.n_moves)]
 
     def spans(nlp, texts):
-        return [[(s.start, s.end, s.label_) for s in d.spans["sci_ner_0"]] for d in nlp.pipe(texts)]
+        return [[(s.start, s.end, s.label_) for s in d.spans[recognizers.KEY]] for d in nlp.pipe(texts)]
 
     dirs = tuple(str(p) for p in models.ner_dirs())
     every_label = models._load_nlp.__wrapped__(dirs, models.OUTSIDE_PENALTY, None)
@@ -345,29 +345,42 @@ def test_ner_spans_are_cut_back_to_the_name():
     assert trimmed("We evaluate the Llama-3.1 model.", "Llama-3.1 model") == "Llama-3.1 model"
 
 
-def test_recognizers_vote_and_a_boundary_disagreement_is_still_agreement():
-    import spacy
-    from spacy.tokens import Span
+def test_several_recognizers_decode_as_one_and_alone_each_is_spacys_own_decode(monkeypatch):
+    """The averaged decode (kg/extract/recognizers.py) over copies of one recognizer is that
+    recognizer's own greedy decode: its loop, not spaCy's, picks every action."""
+    seed = (ROOT / "seeds" / "iclr2025_abstracts.txt").read_text(encoding="utf-8").split("\n\n")[1:]
+    shipped = models.ner_dirs()
 
-    doc = spacy.blank("en")("We use Policy Mirror Descent on MinAtar with a reward model today")
-    spans = {  # token offsets: Policy 2, Mirror 3, Descent 4, MinAtar 6, reward 9, model 10
-        "a": [(2, 5, "Method"), (6, 7, "Dataset"), (9, 11, "Method")],
-        "b": [(2, 4, "Method"), (6, 7, "Task")],
-        "c": [(2, 5, "Method"), (6, 7, "Dataset")],
-    }
-    for name, found in spans.items():
-        doc.spans[name] = [Span(doc, a, b, label=label) for a, b, label in found]
-    (kept,) = Extractor()._ner_spans([doc], list(spans))
-    # Two of three gave "Policy Mirror Descent" exactly, the third a shorter span: kept whole;
-    # MinAtar's label is the majority's; "reward model", seen by one recognizer, is dropped.
-    assert [(s.text, s.label_) for s in kept] == [("Policy Mirror Descent", "Method"), ("MinAtar", "Dataset")]
-    # Boundaries differing in all three still make one entity, the span most of them gave.
-    doc.spans["a"] = [Span(doc, 2, 4, label="Method")]   # "Policy Mirror", as b gave it
-    doc.spans["c"] = [Span(doc, 3, 5, label="Method")]   # "Mirror Descent"
-    (kept,) = Extractor()._ner_spans([doc], list(spans))
-    assert [s.text for s in kept] == ["Policy Mirror"]
-    # Of two recognizers both must agree: half is no majority.
-    (kept,) = Extractor()._ner_spans([doc], ["b", "c"])
-    assert [s.text for s in kept] == ["Policy Mirror"]
-    doc.spans["c"] = []
-    assert Extractor()._ner_spans([doc], ["b", "c"]) == [[]]
+    def spans(dirs):
+        monkeypatch.setattr(models, "NER_OVERRIDE", dirs)
+        nlp = models.load_nlp()
+        assert len(models.recognizers_of(nlp)) == len(dirs)
+        return [[(s.start, s.end, s.label_) for s in d.spans[recognizers.KEY]] for d in nlp.pipe(seed)]
+
+    first = shipped[0]
+    alone = spans([first])
+    assert sum(map(len, alone)) > 100
+    assert spans([first, first, first]) == alone
+    if len(shipped) > 1:  # the shipped recognizers do differ: averaging them changes some spans
+        assert spans(shipped) != alone
+
+
+def test_recognizers_with_different_labels_are_refused():
+    from kg.extract.recognizers import Recognizers
+
+    class Moves:
+        def __init__(self, names):
+            self.names, self.n_moves = names, len(names)
+
+        def get_class_name(self, i):
+            return self.names[i]
+
+    class Ner:
+        def __init__(self, names):
+            self.moves = Moves(names)
+
+    both = Recognizers()
+    both.set_recognizers([Ner(["O", "B-Method", "U-Task"]), Ner(["U-Task", "O", "B-Method"])])
+    assert [list(c) for c in both._columns] == [[0, 1, 2], [1, 2, 0]]  # each one's column per action
+    with pytest.raises(ValueError, match="different labels"):
+        Recognizers().set_recognizers([Ner(["O", "B-Method"]), Ner(["O", "B-Task"])])

