@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -323,6 +324,9 @@ def main() -> None:
     # kg runs the recognizer on en_core_web_sm's vocabulary, and its features are hashes of the
     # words, so the 1 MB of strings spaCy saves with it is never read (outputs the same without).
     (args.out / "vocab" / "strings.json").write_text("[]\n")
+    # The training run's scratch paths mean nothing on another machine (and nothing reads them).
+    cfg = args.out / "config.cfg"
+    cfg.write_text(re.sub(r'^(train|dev|vectors|init_tok2vec) = "[^"\n]*"$', r"\1 = null", cfg.read_text(), flags=re.M))
     # Record provenance.
     meta_p = args.out / "meta.json"
     meta = json.loads(meta_p.read_text())
