@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Issue 3's reference recognizer on the same held-out folds as kg: how hard the folds are.
 
-    python bench/reference_anchor.py                 # full train.json, folds 0 and 1 (~10 min on 2 cores)
+    python bench/reference_anchor.py                 # full train.json, folds 0 and 1 (~25 min on 2 cores)
     python bench/reference_anchor.py --folds 0 1 2 3 4
 
 Issue 3 quotes a reference: spaCy's NER from `spacy init config --pipeline ner --optimize

@@ -45,14 +45,10 @@ class Recognizers:
         return self._decode([doc])[0]
 
     def pipe(self, docs: Iterable, batch_size: int = 32) -> Iterator:
-        batch = []
-        for doc in docs:
-            batch.append(doc)
-            if len(batch) == batch_size:
-                yield from self._decode(batch)
-                batch = []
-        if batch:
-            yield from self._decode(batch)
+        from spacy.util import minibatch
+
+        for batch in minibatch(docs, size=batch_size):
+            yield from self._decode(list(batch))
 
     def _decode(self, docs: list) -> list:
         first = self.ners[0]
