@@ -45,6 +45,7 @@ from kg.latex import clean_latex
 from kg.records import ENTITY_TYPES, Paper
 from kg.scierc import parse_scierc
 from kg.tagged import looks_like_medline, looks_like_wos, medline_records, wos_records
+from kg.textfile import decode
 from kg.titles import clip, derive_title
 
 MAX_WORDS = 20_000  # longer abstracts are truncated (with a warning): nothing real is this long
@@ -111,7 +112,7 @@ def read_corpus(path: str | Path) -> Corpus:
         raise KgError(f"{path}: no such file")
     if path.is_dir():
         raise KgError(f"{path}: is a directory, expected a corpus file (.txt, .jsonl, .json, .csv, .bib, .ris or .nbib)")
-    text = _decode(path, path.read_bytes())
+    text = decode(path, path.read_bytes())
     if text.count("\r") > 2 * text.count("\n"):  # classic Mac line ends (perhaps with a last LF), any format
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
@@ -151,43 +152,6 @@ def read_corpus(path: str | Path) -> Corpus:
             why = f" ({last.partition(': ')[2]})" if last else ""
         raise KgError(f"{path}: no abstracts found{why}")
     return corpus
-
-
-# Files that are no text at all, by their first bytes: what they are, and what to do.
-_BINARY_KINDS = ((b"\x1f\x8b", "gzip-compressed: decompress it first (gunzip)"),
-                 (b"PK\x03\x04", "a ZIP archive (or an Excel/Word file): unzip it, or save the sheet as CSV"),
-                 (b"%PDF", "a PDF: kg reads abstracts as text (.txt, .jsonl, .csv, .bib, .ris, .nbib)"),
-                 (b"\xd0\xcf\x11\xe0", "an old Excel/Word file: save it as CSV or text"))
-
-
-def _decode(path: Path, raw: bytes) -> str:
-    """The file's text: UTF-8, or UTF-16 (Excel's and Notepad's "Unicode"; its byte-order mark, or
-    else its zero bytes, tell which)."""
-    for magic, kind in _BINARY_KINDS:
-        if raw.startswith(magic):
-            raise KgError(f"{path}: is {kind}")
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return raw.decode("utf-16")
-        except UnicodeDecodeError:
-            raise KgError(f"{path}: not readable as the UTF-16 text its first bytes announce") from None
-    head = raw[:4096]
-    # UTF-16 without its mark: English text has a zero byte beside almost every letter, on one side
-    # (a stray zero byte in UTF-8 text, or a tail of them left by a crash, is no reason).
-    even, odd = head[0::2].count(0), head[1::2].count(0)
-    encoding = ("utf-16-le" if odd > len(head) // 4 and even < len(head) // 16 else
-                "utf-16-be" if even > len(head) // 4 and odd < len(head) // 16 else None)
-    if encoding:
-        try:
-            return raw.decode(encoding)
-        except UnicodeDecodeError:
-            raise KgError(f"{path}: looks like UTF-16 text without its byte-order mark but does not decode as {encoding}") from None
-    try:
-        return raw.rstrip(b"\x00").decode("utf-8-sig")  # zero bytes at the end are padding, not text
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise KgError(f"{path}:{line}: not UTF-8 text (undecodable byte at offset {exc.start}; "
-                      "save the file as UTF-8)") from None
 
 
 def _json_kind(value) -> str:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from kg.errors import KgError
 from kg.jsonlines import json_lines
+from kg.textfile import decode
 
 # SciERC type -> graph type. Types missing here are not part of the graph.
 TYPE_MAP: dict[str, str] = {
@@ -145,10 +146,7 @@ def _records(path: Path) -> Iterator[tuple[dict, str]]:
         raise KgError(f"{path}: no such file")
     if path.is_dir():
         raise KgError(f"{path}: is a directory, expected a gold file (SciERC or generic JSON Lines)")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise KgError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    text = decode(path, path.read_bytes())
     for lineno, obj in json_lines(path, text):
         if not isinstance(obj, dict):
             raise KgError(f"{path}:{lineno}: expected a JSON object per line")

@@ -66,6 +66,24 @@ def test_bad_files(tmp_path):
         list(read_gold(p))
 
 
+
+def test_gold_files_are_read_as_corpora_are(tmp_path):
+    """Gold saved by a spreadsheet or editor as UTF-16 reads as its UTF-8 original; a compressed
+    file is named for what it is, not reported as undecodable text."""
+    import gzip
+    line = json.dumps({"id": "x", "text": "We use BERT on SQuAD.", "entities": [{"text": "SQuAD", "type": "Dataset"}]},
+                      ensure_ascii=False) + "\n"
+    utf8, utf16 = tmp_path / "g8.jsonl", tmp_path / "g16.jsonl"
+    utf8.write_text(line, encoding="utf-8")
+    utf16.write_text(line, encoding="utf-16")
+    (a,), (b,) = read_gold(utf8), read_gold(utf16)
+    assert (b.text, b.entities) == (a.text, a.entities) == ("We use BERT on SQuAD.", (a.entities[0],))
+    assert a.text[a.entities[0].start:a.entities[0].end] == "SQuAD"
+    packed = tmp_path / "g.jsonl.gz"
+    packed.write_bytes(gzip.compress(line.encode()))
+    with pytest.raises(KgError, match=r"g.jsonl.gz: is gzip-compressed: decompress it first"):
+        list(read_gold(packed))
+
 @pytest.mark.skipif(not BENCH.exists(), reason="../shared/bench/scierc is absent (not a developer machine)")
 def test_real_dev_split_spans_round_trip():
     docs = list(read_scierc(BENCH / "dev.json"))
