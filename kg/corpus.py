@@ -40,7 +40,7 @@ from pathlib import Path
 
 from kg.bibliographic import Skip, bibtex_records, looks_like_bibtex, looks_like_ris, ris_records
 from kg.errors import KgError
-from kg.jsonlines import json_lines, lines as file_lines
+from kg.jsonlines import json_lines, lines as file_lines, why as json_error
 from kg.latex import clean_latex
 from kg.records import ENTITY_TYPES, Paper
 from kg.scierc import parse_scierc
@@ -201,7 +201,7 @@ def _records(path: Path, text: str) -> Iterator[tuple[int | str, dict]]:
             return _json_array_records(path, json.loads(text))
         except json.JSONDecodeError as exc:
             if json_file or _JSON_OPENING.match(stripped):
-                raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})") from None
+                raise KgError(f"{path}:{exc.lineno}: malformed JSON ({json_error(exc)})") from None
     if stripped.startswith("{"):
         try:
             whole = json.loads(text)
@@ -256,7 +256,7 @@ def _json_sequence_records(path: Path, text: str) -> Iterator[tuple[int, object]
         try:
             value, at = decoder.raw_decode(text, at)
         except json.JSONDecodeError as exc:
-            raise KgError(f"{path}:{exc.lineno}: malformed JSON ({exc.msg}, column {exc.colno})") from None
+            raise KgError(f"{path}:{exc.lineno}: malformed JSON ({json_error(exc)})") from None
         found.append((line, value))
     return iter(found)
 

@@ -26,5 +26,11 @@ def json_lines(path: Path, text: str) -> Iterator[tuple[int, object]]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise KgError(f"{path}:{i}: malformed JSON line ({exc.msg}, column {exc.colno})") from None
+            raise KgError(f"{path}:{i}: malformed JSON line ({why(exc)})") from None
         yield i, obj
+
+
+def why(exc: json.JSONDecodeError) -> str:
+    """The decoder's reason with its column, as one phrase: "Expecting value at column 5",
+    "Unterminated string starting at column 23" (some reasons already end in "at")."""
+    return f"{exc.msg} column {exc.colno}" if exc.msg.endswith(" at") else f"{exc.msg} at column {exc.colno}"

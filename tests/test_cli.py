@@ -108,6 +108,18 @@ def test_query_needs_its_documented_parameter(seed_build):
     assert proc.returncode == 2 and "--param paper=" in proc.stderr
 
 
+def test_a_title_given_for_a_paper_id_finds_nothing_and_says_which_id_was_meant(seed_build):
+    """`kg related ThinK` takes title words; a ready query's $paper is an id, and a user who gives
+    the title gets no rows and, on stderr, the id to give instead."""
+    think = kg("query", "paper_entities", "-p", "paper=ThinK", "--db", str(seed_build))
+    (pid,) = [r["p.id"] for r in query(seed_build, "MATCH (p:Paper) WHERE p.title STARTS WITH 'ThinK' RETURN p.id")]
+    assert think.returncode == 0 and "(0 rows)" in think.stdout
+    assert f"-p paper={pid}" in think.stderr and "no paper has the id 'ThinK'" in think.stderr
+    nothing = kg("query", "paper_entities", "-p", "paper=no such words", "--db", str(seed_build))
+    assert "no paper has the id 'no such words'" in nothing.stderr and "kg related" in nothing.stderr
+    found = kg("query", "paper_entities", "-p", f"paper={pid}", "--db", str(seed_build))
+    assert "(0 rows)" not in found.stdout and found.stderr == ""
+
 @pytest.mark.parametrize("cypher,params,message", [
     ("MATCH (n) RETURN count(n); MATCH (p:Paper) RETURN p.id", [], "holds 2 statements"),
     ("MATCH (p:Paper {id: $y}) RETURN p.id", [], "needs --param y=VALUE"),
@@ -197,7 +209,10 @@ def test_no_build_yet_says_what_to_do(tmp_path):
 @pytest.mark.parametrize("name,content,message", [
     ("missing.txt", None, "no such file"),
     ("empty.txt", "", "file is empty"),
-    ("bad.jsonl", '{"abstract": "fine"}\n{oops\n', "bad.jsonl:2: malformed JSON line"),
+    ("bad.jsonl", '{"abstract": "fine"}\n{oops\n', "bad.jsonl:2: malformed JSON line (Expecting property name"),
+    ("cut.jsonl", '{"abstract": "fine"}\n{"abstract": "cut sho\n',
+     "cut.jsonl:2: malformed JSON line (Unterminated string starting at column 14)"),
+    ("bad.json", '[{"abstract": "fine"},]', "bad.json:1: malformed JSON (Expecting value at column 23)"),
     ("nocol.csv", "title\nx\n", "no 'abstract' column"),
     ("latin.txt", b"caf\xe9\n", "not UTF-8"),
     ("noabs.json", '[{"title": "x"}]', "no abstracts found"),
@@ -345,6 +360,25 @@ def test_kg_without_arguments_prints_the_tour():
     proc = kg()
     assert proc.returncode == 0 and "kg build" in proc.stdout and "kg query" in proc.stdout
 
+
+
+def test_version_is_the_installed_packages():
+    from importlib.metadata import version
+
+    proc = kg("--version")
+    assert (proc.returncode, proc.stdout) == (0, f"kg {version('kg')}\n")
+
+
+@pytest.mark.parametrize("command", [["build"], ["query"], ["related"], ["view"], ["stats"], ["eval"],
+                                     ["export", "neo4j"], ["export", "neo4j-import"], ["export", "cypher"]])
+def test_help_names_values_for_users_not_python_types(command):
+    """Each option's value has a name that says what to give (--workers N, --param NAME=VALUE), not
+    the Python type behind it (<int range>, <list[str]>)."""
+    proc = kg(*command, "--help", check=True)
+    assert "Example" in proc.stdout or "kg " in proc.stdout
+    for python_type in ("range>", "list[", "<str>", "<int>", "<float>"):
+        options = proc.stdout.partition("Options:")[2]
+        assert python_type not in options, (command, python_type)
 
 def test_a_long_run_of_input_warnings_is_cut_short_and_kept_in_the_manifest(tmp_path):
     # A reference manager's export often has no abstracts: one line per entry would bury the summary.

@@ -192,7 +192,7 @@ def test_falkordb_bolt_message_limit_is_about_4_kb():
 def test_connection_refused_is_one_line_with_uri_and_exit_2(build):
     r = kg("export", "neo4j", str(build), "--uri", "bolt://127.0.0.1:9", "--batch-bytes", BATCH_BYTES)
     assert r.returncode == 2
-    line = r.stderr.strip().splitlines()[-1]
+    (line,) = r.stderr.strip().splitlines()  # the whole of stderr: no empty progress bar before it
     assert line.startswith("kg: error: bolt://127.0.0.1:9: cannot reach the server")
     assert "Connection refused" in line and "0 of " in line and "Traceback" not in r.stderr
 

@@ -251,6 +251,15 @@ def test_seed_smoke_checks(ex):
         assert "Method" in tb.get(name, set()), name
 
 
+def test_the_progress_bar_counts_every_abstract_when_the_caller_stops_at_the_last(capsys):
+    """kg build pairs papers with their extractions (zip), so the generator is never resumed after
+    the last one: the bar must still end at the total, not a batch behind."""
+    papers = [paper("We train BERT on SQuAD.", "a"), paper("We propose KIVI for caching.", "b")]
+    pairs = list(zip(papers, Extractor(use_keybert=False).extract(papers, progress=True)))
+    assert [e.paper_id for _, e in pairs] == ["a", "b"]
+    bar = capsys.readouterr().err.split("\r")[-1]
+    assert "2/2" in bar, bar
+
 @pytest.mark.slow
 def test_batching_and_workers_do_not_change_output():
     """Batch size and --workers are speed settings only."""

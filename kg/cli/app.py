@@ -1,4 +1,6 @@
 """The Typer application every command module registers itself on."""
+from typing import Annotated
+
 import typer
 
 TOUR = """\
@@ -31,7 +33,17 @@ app = typer.Typer(
 )
 
 
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import version
+
+        typer.echo(f"kg {version('kg')}")
+        raise typer.Exit()
+
+
 @app.callback(invoke_without_command=True)
-def _root(ctx: typer.Context) -> None:
+def _root(ctx: typer.Context,
+          _version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+                                                 help="Print kg's version and exit.")] = False) -> None:
     if ctx.invoked_subcommand is None:
         typer.echo(TOUR.replace("\b\n", ""))

@@ -18,15 +18,15 @@ if TYPE_CHECKING:
 
 @app.command("build")
 def build_command(
-    corpus: Annotated[Path, typer.Argument(help="Abstracts: text (one per paragraph or per line), JSON Lines or a JSON array, CSV/TSV, SciERC JSON Lines, BibTeX, RIS, PubMed (MEDLINE) or Web of Science exports; read by content, whatever the file name ends in.",
+    corpus: Annotated[Path, typer.Argument(metavar="CORPUS", help="Abstracts: text (one per paragraph or per line), JSON Lines or a JSON array, CSV/TSV, SciERC JSON Lines, BibTeX, RIS, PubMed (MEDLINE) or Web of Science exports; read by content, whatever the file name ends in.",
                                            show_default=False)],
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Build directory (default: exports/<corpus name>).",
+    out: Annotated[Path | None, typer.Option("--out", "-o", metavar="DIR", help="Build directory (default: exports/<corpus name>).",
                                              show_default=False)] = None,
     keybert: Annotated[bool, typer.Option("--keybert/--no-keybert", help="Rank key concepts with KeyBERT.")] = True,
-    related_k: Annotated[int, typer.Option("--related-k", min=0, help="RELATED_TO links stored per paper (0: none).")] = 10,
+    related_k: Annotated[int, typer.Option("--related-k", min=0, metavar="K", help="RELATED_TO links stored per paper (0: none).")] = 10,
     views: Annotated[bool, typer.Option("--views/--no-views", help="Write the interactive HTML views.")] = True,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Processes that parse the abstracts and write the pages; 2 on a 2-core machine is about 1.5x faster for a few hundred abstracts or more.")] = 1,
-    cache: Annotated[Path | None, typer.Option("--cache", help="Extraction cache folder (default: $KG_CACHE_DIR or .kg-cache).",
+    workers: Annotated[int, typer.Option("--workers", min=1, metavar="N", help="Processes that parse the abstracts and write the pages; 2 on a 2-core machine is about 1.5x faster for a few hundred abstracts or more.")] = 1,
+    cache: Annotated[Path | None, typer.Option("--cache", metavar="DIR", help="Extraction cache folder (default: $KG_CACHE_DIR or .kg-cache).",
                                                show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Extract everything afresh; read and write no cache.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; summary only.")] = False,

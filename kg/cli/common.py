@@ -28,7 +28,7 @@ class ReportFormat(str, Enum):
 
 DbOption = Annotated[
     Path | None,
-    typer.Option("--db", help="Build directory to read (default: the most recent build under exports/).",
+    typer.Option("--db", metavar="BUILD_DIR", help="Build directory to read (default: the most recent build under exports/).",
                  show_default=False),
 ]
 

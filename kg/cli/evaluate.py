@@ -19,7 +19,7 @@ class Match(str, Enum):
 
 @app.command("eval")
 def eval_command(
-    gold: Annotated[Path, typer.Argument(help="Gold file: SciERC JSON Lines or the generic gold format.",
+    gold: Annotated[Path, typer.Argument(metavar="GOLD", help="Gold file: SciERC JSON Lines or the generic gold format.",
                                          show_default=False)],
     match: Annotated[Match, typer.Option("--match", help="exact or partial (whole-word containment).")] = Match.exact,
     fmt: Annotated[ReportFormat, typer.Option("--format", help="table or json.")] = ReportFormat.table,

@@ -29,7 +29,7 @@ app.add_typer(export_app, name="export")
 
 BuildArg = Annotated[
     Path | None,
-    typer.Argument(help="Build directory (same as --db; default: the most recent build).", show_default=False),
+    typer.Argument(metavar="BUILD_DIR", help="Build directory (same as --db; default: the most recent build).", show_default=False),
 ]
 
 
@@ -48,18 +48,18 @@ def _counts(title: str, counts: dict[str, int]) -> str:
 def neo4j_command(
     build_dir: BuildArg = None,
     db: DbOption = None,
-    uri: Annotated[str, typer.Option(envvar="NEO4J_URI", help="Bolt URI of the server.")] = "bolt://localhost:7687",
-    user: Annotated[str, typer.Option(envvar="NEO4J_USER", help="User name.")] = "neo4j",
-    password: Annotated[str | None, typer.Option(envvar="NEO4J_PASSWORD", show_default=False,
+    uri: Annotated[str, typer.Option(envvar="NEO4J_URI", metavar="URI", help="Bolt URI of the server.")] = "bolt://localhost:7687",
+    user: Annotated[str, typer.Option(envvar="NEO4J_USER", metavar="NAME", help="User name.")] = "neo4j",
+    password: Annotated[str | None, typer.Option(envvar="NEO4J_PASSWORD", metavar="TEXT", show_default=False,
                                                  help="Password (none: connect without authentication).")] = None,
-    database: Annotated[str | None, typer.Option(envvar="NEO4J_DATABASE", show_default=False,
+    database: Annotated[str | None, typer.Option(envvar="NEO4J_DATABASE", metavar="NAME", show_default=False,
                                                  help="Database (default: the server's default).")] = None,
-    batch_size: Annotated[int, typer.Option(help="Rows per transaction, at most.")] = DEFAULT_BATCH_SIZE,
-    batch_bytes: Annotated[int, typer.Option(help="Encoded Bolt message bytes per transaction, at most.")]
+    batch_size: Annotated[int, typer.Option(metavar="ROWS", help="Rows per transaction, at most.")] = DEFAULT_BATCH_SIZE,
+    batch_bytes: Annotated[int, typer.Option(metavar="BYTES", help="Encoded Bolt message bytes per transaction, at most.")]
     = DEFAULT_BATCH_BYTES,
     replace: Annotated[bool, typer.Option("--replace", help="First delete every node with one of kg's labels.")]
     = False,
-    retry_time: Annotated[float, typer.Option(help="Seconds to keep retrying a batch after a lost connection.")]
+    retry_time: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds to keep retrying a batch after a lost connection.")]
     = DEFAULT_RETRY_SECONDS,
 ) -> None:
     """Load the graph into a running Neo4j over Bolt (idempotent: re-running adds no duplicates).
@@ -75,8 +75,20 @@ def neo4j_command(
     target = BoltTarget(uri=uri, user=user, password=password, database=database)
     options = BoltOptions(batch_size=batch_size, batch_bytes=batch_bytes, replace=replace, retry_seconds=retry_time)
     the_plan = plan(eg, options)  # a row over --batch-bytes is reported before connecting
-    with tqdm(total=the_plan.rows, unit="row", desc=f"export to {uri}", leave=False) as bar:
-        report = export_bolt(the_plan, target, progress=bar.update)
+    bars: list[tqdm] = []
+
+    def advance(rows: int) -> None:
+        # The bar starts with the first committed batch: a server that cannot be reached or refuses
+        # the login leaves the error as the only line, with no empty bar before it.
+        if not bars:
+            bars.append(tqdm(total=the_plan.rows, unit="row", desc=f"export to {uri}", leave=False))
+        bars[0].update(rows)
+
+    try:
+        report = export_bolt(the_plan, target, progress=advance)
+    finally:
+        for bar in bars:
+            bar.close()
     typer.echo(f"exported {build.path} to {uri} ({report.server})")
     if report.deleted:
         typer.echo(f"--replace deleted {report.deleted} nodes first")
@@ -93,7 +105,7 @@ def neo4j_command(
 def neo4j_import_command(
     build_dir: BuildArg = None,
     db: DbOption = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Folder to write (default: BUILD_DIR/neo4j-import, which the next kg build of BUILD_DIR replaces).",
+    out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Folder to write (default: BUILD_DIR/neo4j-import, which the next kg build of BUILD_DIR replaces).",
                                              show_default=False)] = None,
 ) -> None:
     """Write CSV files for `neo4j-admin database import full`, and a README with the exact command.
@@ -116,7 +128,7 @@ def neo4j_import_command(
 def cypher_command(
     build_dir: BuildArg = None,
     db: DbOption = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Script to write (default: BUILD_DIR/neo4j.cypher, which the next kg build of BUILD_DIR replaces).",
+    out: Annotated[Path | None, typer.Option("--out", metavar="FILE", help="Script to write (default: BUILD_DIR/neo4j.cypher, which the next kg build of BUILD_DIR replaces).",
                                              show_default=False)] = None,
 ) -> None:
     """Write one .cypher script that recreates the graph: `cypher-shell -f FILE`.

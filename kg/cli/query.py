@@ -13,16 +13,17 @@ from kg.errors import KgError
 from kg.querying import (final_limit, is_ready_query, parse_params, query_params, read_query, statement_count,
                          text_params, used_params, writes_files)
 from kg.store import Store
+from kg.titles import clip
 
 
 @app.command("query")
 def query_command(
-    query: Annotated[str, typer.Argument(help="A Cypher statement, the path of a .cypher file, or the name of a ready query in queries/ (top_methods, top_tasks, ...).", show_default=False)],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="A Cypher statement, the path of a .cypher file, or the name of a ready query in queries/ (top_methods, top_tasks, ...).", show_default=False)],
     db: DbOption = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format: table (cells cut at 60 characters), or json and csv (whole values).")] = Format.table,
-    param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Query parameter NAME=VALUE (repeatable). VALUE is read as JSON when it parses (5, [1, 2]), else as text; -p id='\"42\"' forces text.",
+    param: Annotated[list[str] | None, typer.Option("--param", "-p", metavar="NAME=VALUE", help="Query parameter NAME=VALUE (repeatable). VALUE is read as JSON when it parses (5, [1, 2]), else as text; -p id='\"42\"' forces text.",
                                                     show_default=False)] = None,
-    timeout: Annotated[float, typer.Option("--timeout", min=0, max=86400, help="Stop the query after this many seconds (0: never).")] = 60,
+    timeout: Annotated[float, typer.Option("--timeout", min=0, max=86400, metavar="SECONDS", help="Stop the query after this many seconds (0: never).")] = 60,
 ) -> None:
     """Run a Cypher query on the embedded store (no server needed).
 
@@ -73,7 +74,10 @@ def query_command(
             except KgError:  # the number was meant (LIMIT $k)
                 retry = result
             result = retry if retry.rows else result
+        hint = _paper_hint(store, params["paper"]) if not result.rows and "paper" in used else None
     typer.echo(render(result.columns, result.rows, fmt))
+    if hint:
+        typer.echo(f"kg: note: {hint}", err=True)
     limit = final_limit(text, params)
     # The ready queries are "top 20"s and "first 50"s by design (README); a query of one's own may be
     # cut short unawares.
@@ -83,6 +87,22 @@ def query_command(
 
 # The engine's messages when a value cannot be converted to the type it is compared with.
 _CAST_ERROR = re.compile(r"Conversion exception|Cast failed|not in \w+ range|implicit cast|Cannot compare", re.I)
+
+
+def _paper_hint(store: Store, value) -> str | None:
+    """Why a query on ``$paper`` (the ready queries' name for a paper's id) may have found nothing:
+    the value is no paper's id; titles words, which `kg related` and `kg view` accept, are named."""
+    from kg.related import find_paper_in
+
+    value = str(value)
+    if store.query("MATCH (p:Paper {id: $id}) RETURN p.id", {"id": value}).rows:
+        return None
+    titles = dict(store.query("MATCH (p:Paper) RETURN p.id, p.title").rows)
+    try:
+        pid = find_paper_in(titles, value)
+    except KgError:
+        return f"no paper has the id {value!r}; $paper takes a paper's id (`kg related WORDS` finds it by title)"
+    return f"no paper has the id {value!r}; $paper takes a paper's id: -p paper={pid} ({clip(titles[pid], 60)})"
 
 
 def _text_of(value, raw: str):

@@ -31,9 +31,9 @@ def _table(pid: str, title: str, rows) -> str:
 
 @app.command("related")
 def related_command(
-    paper: Annotated[str | None, typer.Argument(help="A paper id, or words of its title.", show_default=False)] = None,
+    paper: Annotated[str | None, typer.Argument(metavar="PAPER", help="A paper id, or words of its title.", show_default=False)] = None,
     db: DbOption = None,
-    k: Annotated[int, typer.Option("-k", "--top", min=1, help="How many related papers to list.")] = 10,
+    k: Annotated[int, typer.Option("-k", "--top", min=1, metavar="K", help="How many related papers to list.")] = 10,
     fmt: Annotated[Format | None, typer.Option(
         "--format", "-f", help="Output format [default: table; with --all, JSON Lines].", show_default=False)] = None,
     all_papers: Annotated[bool, typer.Option(

@@ -13,7 +13,7 @@ from kg.cli.common import DbOption, ReportFormat, build_from
 @app.command("stats")
 def stats_command(
     db: DbOption = None,
-    top: Annotated[int, typer.Option("--top", min=0, help="Most used entities to list per type.")] = 5,
+    top: Annotated[int, typer.Option("--top", min=0, metavar="N", help="Most used entities to list per type.")] = 5,
     fmt: Annotated[ReportFormat, typer.Option("--format", "-f", help="A text report, or one JSON object.")] = ReportFormat.table,
 ) -> None:
     """Summarize a build: papers, entities and relationships, how resolution merged

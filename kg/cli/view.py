@@ -13,14 +13,14 @@ from kg.errors import KgError
 
 @app.command("view")
 def view_command(
-    build_dir: Annotated[Path | None, typer.Argument(help="Build directory (default: the most recent build).",
+    build_dir: Annotated[Path | None, typer.Argument(metavar="BUILD_DIR", help="Build directory (default: the most recent build).",
                                                      show_default=False)] = None,
     db: DbOption = None,
-    paper: Annotated[str | None, typer.Option("--paper", help="Write this paper's page (id or title words).",
+    paper: Annotated[str | None, typer.Option("--paper", metavar="PAPER", help="Write this paper's page (id or title words).",
                                               show_default=False)] = None,
-    concept: Annotated[str | None, typer.Option("--concept", help="Write this concept's page (name, alias or id).",
+    concept: Annotated[str | None, typer.Option("--concept", metavar="NAME", help="Write this concept's page (name, alias or id).",
                                                 show_default=False)] = None,
-    budget: Annotated[int | None, typer.Option("--budget", min=10, help="Most nodes drawn in the overview (default: 1500).",
+    budget: Annotated[int | None, typer.Option("--budget", min=10, metavar="NODES", help="Most nodes drawn in the overview (default: 1500).",
                                                show_default=False)] = None,
 ) -> None:
     """Write the HTML views (they work offline) and print the path of the page to open.

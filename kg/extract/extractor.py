@@ -173,16 +173,18 @@ class Extractor:
                     results = self._keybert(docs, mentions)
                 else:
                     results = [(m, ()) for m in mentions]
-                for (_, paper), (ms, concepts) in zip(batch, results):
-                    yield Extraction(paper_id=paper.id, mentions=tuple(ms), key_concepts=tuple(concepts))
+                # Counted before yielding: a caller that stops at its last paper (zip) never resumes
+                # this generator, and the bar would stay a batch behind.
                 if bar is not None:
                     bar.update(len(batch))
+                for (_, paper), (ms, concepts) in zip(batch, results):
+                    yield Extraction(paper_id=paper.id, mentions=tuple(ms), key_concepts=tuple(concepts))
         finally:
             # Worker processes end here, also on Ctrl-C or an error, not when the
             # garbage collector gets to the generator.
             parsed.close()
-        if bar is not None:
-            bar.close()
+            if bar is not None:
+                bar.close()
 
     def _mentions(self, doc, ents) -> list[Mention]:
         """Merge NER spans and rule candidates into the mentions of one abstract.
