@@ -50,9 +50,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     texts = corpus(args.n)
-    dirs = tuple(str(p) for p in models.ner_dirs())
     pipelines = {"trained_labels": models.load_nlp(),
-                 "every_label": models._load_nlp.__wrapped__(dirs, models.OUTSIDE_PENALTY, None)}
+                 "every_label": models.load_nlp(models.Recognition(labels=None))}
     best: dict[str, dict[str, float]] = {k: {} for k in pipelines}
     found = {}
     for _ in range(args.rounds):

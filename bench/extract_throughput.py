@@ -46,13 +46,11 @@ def main() -> None:
     ap.add_argument("--recognizers", type=Path, nargs="+", default=None,
                     help="trained NER pipeline folders to run instead of kg/extract/model/ner-* (decoded as one)")
     args = ap.parse_args()
-    if args.every_label:
-        models.TRAINED_LABELS = None
-    if args.recognizers:
-        models.NER_OVERRIDE = [p.resolve() for p in args.recognizers]
+    recognition = models.Recognition(dirs=tuple(p.resolve() for p in args.recognizers) if args.recognizers else None,
+                                     labels=None if args.every_label else models.TRAINED_LABELS)
     texts = corpus(args.n + 20)
     warm, texts = texts[:20], texts[20:]
-    ex = Extractor(use_keybert=not args.no_keybert, workers=args.workers)
+    ex = Extractor(use_keybert=not args.no_keybert, workers=args.workers, recognition=recognition)
     list(ex.extract([Paper(id=f"w{i}", title="", abstract=t, text=t) for i, t in enumerate(warm)]))
     papers = [Paper(id=str(i), title="", abstract=t, text=t) for i, t in enumerate(texts)]
     t0 = time.perf_counter()
@@ -60,7 +58,7 @@ def main() -> None:
     dt = time.perf_counter() - t0
     print(json.dumps({"abstracts": len(papers), "seconds": round(dt, 2), "abstracts_per_s": round(len(papers) / dt, 1),
                       "mentions": n_mentions, "keybert": not args.no_keybert, "workers": args.workers,
-                      "recognizers": len(models.ner_dirs()), "every_label": args.every_label}))
+                      "recognizers": len(recognition.ner_dirs()), "every_label": args.every_label}))
 
 
 if __name__ == "__main__":

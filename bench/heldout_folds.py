@@ -52,8 +52,7 @@ if len(dirs) > 1:
 out = {}
 for gold_name, path in golds.items():
     for part, kw, use in runs:
-        models.NER_OVERRIDE = use
-        r = evaluate_many(path, Extractor(use_keybert=False, **kw))
+        r = evaluate_many(path, Extractor(use_keybert=False, recognition=models.Recognition(dirs=tuple(use)), **kw))
         out.setdefault(gold_name, {})[part] = {m: {"f1": round(r[m]["micro"]["f1"], 4),
             "per_type_f1": {t: round(v["f1"], 4) for t, v in r[m]["per_type"].items()}} for m in r}
 print(json.dumps(out))

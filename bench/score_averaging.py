@@ -38,11 +38,12 @@ from kg.scierc import read_gold  # noqa: E402
 COMBINATIONS = ("alone", "averaged")
 
 
-def extract(gold: Path) -> tuple[list, list]:
+def extract(gold: Path, recognition: models.Recognition) -> tuple[list, list]:
     """The gold abstracts' (text, type) pairs, and kg's."""
     docs = list(read_gold(gold))
     papers = [Paper(id=d.doc_key, title="", abstract=d.text, text=d.text) for d in docs]
-    preds = [[(m.text, m.type) for m in e.mentions] for e in Extractor(use_keybert=False).extract(papers)]
+    extractor = Extractor(use_keybert=False, recognition=recognition)
+    preds = [[(m.text, m.type) for m in e.mentions] for e in extractor.extract(papers)]
     return [[(e.text, e.type) for e in d.entities] for d in docs], preds
 
 
@@ -55,11 +56,11 @@ def main() -> None:
     args = ap.parse_args()
     dirs = [p.resolve() for p in args.recognizers]
     for combine in args.combine:
-        models.NER_OVERRIDE = dirs[:1] if combine == "alone" else dirs
-        row = {"combine": combine, "recognizers": len(models.NER_OVERRIDE)}
+        recognition = models.Recognition(dirs=tuple(dirs[:1] if combine == "alone" else dirs))
+        row = {"combine": combine, "recognizers": len(recognition.dirs)}
         for gold in args.gold:
             t0 = time.perf_counter()
-            golds, preds = extract(gold)
+            golds, preds = extract(gold, recognition)
             seconds = time.perf_counter() - t0
             row[gold.name] = {m: round(score(golds, preds, m)["micro"]["f1"], 4) for m in MATCH_MODES}
             row[gold.name]["seconds"] = round(seconds, 1)

@@ -175,24 +175,25 @@ def test_modern_names_typed_by_general_cues(ex):
     assert "Method" in t["KIVI"]
 
 
-def test_an_acronym_long_form_is_kept_whole(monkeypatch):
+def test_an_acronym_long_form_is_kept_whole():
     # The recognizer reads only "Karush" (the dashes split the name); the letters K, K, T fix the
     # edges. (Other recognizers placed beside it may not see the name at all; this is about one.)
-    monkeypatch.setattr(models, "NER_OVERRIDE", [models.MODEL_DIR / "ner-0"])
+    first = models.Recognition(dirs=(models.MODEL_DIR / "ner-0",))
     text = "We derive the Karush–Kuhn–Tucker (KKT) conditions of the problem and solve them exactly."
-    doc = models.load_nlp()(text)
+    doc = models.load_nlp(first)(text)
     assert [s.text for s in doc.spans[recognizers.KEY]] == ["Karush"]  # what the rule below has to mend
-    t = typed(next(Extractor(use_keybert=False).extract([paper(text)])))
+    t = typed(next(Extractor(use_keybert=False, recognition=first).extract([paper(text)])))
     assert "Karush" not in t
     assert t["Karush–Kuhn–Tucker"] == t["KKT"] and len(t["KKT"]) == 1
 
 
-def test_the_outside_penalty_lowers_only_the_outside_score_and_changes_the_version(monkeypatch):
+def test_the_outside_penalty_lowers_only_the_outside_score_and_changes_the_version():
     def output_bias(penalty):
-        monkeypatch.setattr(models, "OUTSIDE_PENALTY", penalty)
-        ner = models.recognizers_of(models.load_nlp())[0]
+        recognition = models.Recognition(outside_penalty=penalty)
+        ner = models.recognizers_of(models.load_nlp(recognition))[0]
         names = [ner.moves.get_class_name(i) for i in range(ner.moves.n_moves)]
-        return names, ner.model.get_ref("upper").get_param("b").copy(), Extractor(use_keybert=False).version
+        return (names, ner.model.get_ref("upper").get_param("b").copy(),
+                Extractor(use_keybert=False, recognition=recognition).version)
 
     names, plain, plain_version = output_bias(0.0)
     _, penalised, penalised_version = output_bias(1.5)
@@ -209,8 +210,7 @@ def test_the_recognizer_drops_the_labels_it_was_not_trained_on_and_finds_the_sam
     def spans(nlp, texts):
         return [[(s.start, s.end, s.label_) for s in d.spans[recognizers.KEY]] for d in nlp.pipe(texts)]
 
-    dirs = tuple(str(p) for p in models.ner_dirs())
-    every_label = models._load_nlp.__wrapped__(dirs, models.OUTSIDE_PENALTY, None)
+    every_label = models.load_nlp(models.Recognition(labels=None))
     trained = models.load_nlp()
     assert "B-PERSON" in actions(every_label) and "B-Method" in actions(every_label)
     assert {a.split("-", 1)[1] for a in actions(trained) if "-" in a} - {""} <= models.TRAINED_LABELS
@@ -354,15 +354,14 @@ def test_ner_spans_are_cut_back_to_the_name():
     assert trimmed("We evaluate the Llama-3.1 model.", "Llama-3.1 model") == "Llama-3.1 model"
 
 
-def test_several_recognizers_decode_as_one_and_alone_each_is_spacys_own_decode(monkeypatch):
+def test_several_recognizers_decode_as_one_and_alone_each_is_spacys_own_decode():
     """The averaged decode (kg/extract/recognizers.py) over copies of one recognizer is that
     recognizer's own greedy decode: its loop, not spaCy's, picks every action."""
     seed = (ROOT / "seeds" / "iclr2025_abstracts.txt").read_text(encoding="utf-8").split("\n\n")[1:]
     shipped = models.ner_dirs()
 
     def spans(dirs):
-        monkeypatch.setattr(models, "NER_OVERRIDE", dirs)
-        nlp = models.load_nlp()
+        nlp = models.load_nlp(models.Recognition(dirs=tuple(dirs)))
         assert len(models.recognizers_of(nlp)) == len(dirs)
         return [[(s.start, s.end, s.label_) for s in d.spans[recognizers.KEY]] for d in nlp.pipe(seed)]
 

@@ -103,12 +103,15 @@ class Extractor:
 
     Construction is cheap; the spaCy pipeline and the sentence-transformer load
     on the first ``extract`` call. ``version`` changes whenever output could.
+    ``recognition`` picks the SciERC recognizers (default: the shipped ones).
     """
 
     def __init__(self, use_keybert: bool = True, workers: int = 1, batch_size: int = 64, top_n: int = 10,
-                 use_ner: bool = True, use_rules: bool = True, embedder: str = "static", use_typer: bool = True):
+                 use_ner: bool = True, use_rules: bool = True, embedder: str = "static", use_typer: bool = True,
+                 recognition: models.Recognition = models.SHIPPED):
         if embedder not in models.EMBEDDERS:
             raise ValueError(f"embedder must be one of {models.EMBEDDERS}")
+        self.recognition = recognition
         self.embedder = embedder
         self.use_typer = use_typer
         self.use_keybert = use_keybert
@@ -121,14 +124,14 @@ class Extractor:
 
     @property
     def version(self) -> str:
-        parts = [LOGIC_VERSION, _source_digest(), models.weights_digest() if self.use_ner else "no-ner",
+        parts = [LOGIC_VERSION, _source_digest(), self.recognition.digest() if self.use_ner else "no-ner",
                  models.SPACY_MODEL, f"kb{int(self.use_keybert)}{self.embedder}", f"r{int(self.use_rules)}", f"t{int(self.use_typer)}",
                  typer.weights_digest() if self.use_typer else "", f"top{self.top_n}"]
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
     # ------------------------------------------------------------------ models
     def _nlp(self):
-        return models.load_nlp()
+        return models.load_nlp(self.recognition)
 
     def _emb(self):
         if self._embedder is None:

