@@ -91,7 +91,7 @@ _CAST_ERROR = re.compile(r"Conversion exception|Cast failed|not in \w+ range|imp
 
 def _paper_hint(store: Store, value) -> str | None:
     """Why a query on ``$paper`` (the ready queries' name for a paper's id) may have found nothing:
-    the value is no paper's id; titles words, which `kg related` and `kg view` accept, are named."""
+    the value is no paper's id. Title words, which `kg related` and `kg view` accept, get the id to give."""
     from kg.related import find_paper_in
 
     value = str(value)
