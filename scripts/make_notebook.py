@@ -3,10 +3,15 @@
 The notebook is generated so its source stays reviewable as Python; run
 `python scripts/make_notebook.py` after editing the cells.
 """
+import argparse
+import hashlib
 from pathlib import Path
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = ROOT / "notebooks" / "iclr2025_walkthrough.ipynb"
 
 CELLS = [
     ("md", """# From abstracts to answers: the ICLR 2025 list with kg
@@ -30,12 +35,15 @@ g = result.graph"""),
 
 `g` is a NetworkX `DiGraph`: papers and entities are nodes (attribute `label`), and each
 paper-to-entity edge carries its evidence: surface forms, spans, sentences and a confidence."""),
-    ("code", """from IPython.display import HTML, display
+    ("code", """from html import escape
+
+from IPython.display import HTML, display
 
 
 def table(rows, columns):
-    head = "".join(f"<th>{c}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{r[c]}</td>" for c in columns) + "</tr>" for r in rows)
+    # Escaped: a title or entity may hold "<" or "&" (corpora carry markup).
+    head = "".join(f"<th>{escape(str(c))}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f"<td>{escape(str(r[c]))}</td>" for c in columns) + "</tr>" for r in rows)
     return HTML(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 
@@ -106,13 +114,23 @@ plt.show()"""),
 ]
 
 
-def main() -> None:
+def notebook() -> nbformat.NotebookNode:
+    """The notebook of CELLS, outputs stripped; cell ids follow from position and source, so that
+    writing it again changes nothing unless a cell did."""
     nb = new_notebook()
     nb.cells = [new_markdown_cell(src) if kind == "md" else new_code_cell(src) for kind, src in CELLS]
+    for i, cell in enumerate(nb.cells):
+        cell.id = hashlib.sha1(f"{i}:{cell.source}".encode("utf-8")).hexdigest()[:8]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    out = Path(__file__).resolve().parent.parent / "notebooks" / "iclr2025_walkthrough.ipynb"
-    nbformat.write(nb, out)
-    print(out)
+    return nb
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=NOTEBOOK, help=f"where to write (default: {NOTEBOOK.relative_to(ROOT)})")
+    args = ap.parse_args()
+    nbformat.write(notebook(), args.out)
+    print(args.out)
 
 
 if __name__ == "__main__":

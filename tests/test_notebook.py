@@ -9,6 +9,17 @@ nbclient = pytest.importorskip("nbclient", reason="notebook runner not installed
 NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "iclr2025_walkthrough.ipynb"
 
 
+def test_notebook_is_what_its_generator_writes():
+    """The notebook is edited in scripts/make_notebook.py; a fix made in the .ipynb alone would be
+    lost the next time the generator runs."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_notebook", NOTEBOOK.parents[1] / "scripts" / "make_notebook.py")
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    assert nbformat.writes(generator.notebook()) + "\n" == NOTEBOOK.read_text(encoding="utf-8")
+
+
 def test_notebook_is_stored_without_outputs():
     nb = nbformat.read(NOTEBOOK, as_version=4)
     assert all(not c.get("outputs") and c.get("execution_count") is None for c in nb.cells if c.cell_type == "code")
