@@ -6,9 +6,9 @@
 The corpus is bench/corpora.py's replicated one. Only its ~420 distinct source abstracts (SciERC
 train + dev and the seed list) are run through the real extractor; each permuted copy reuses its
 source's extraction (same mentions, new paper id), so graph, related papers, store and views see
-a graph of the full size with the entity distribution of real extractions. Per stage it prints wall time and the process's peak
-RSS so far (sampled every 50 ms from /proc/self/statm). For the end-to-end figure with real
-extraction of every copy, see bench/scale.py.
+a graph of the full size with the entity distribution of real extractions. Per stage it prints
+wall time and the process's peak RSS so far (sampled every 50 ms from /proc/self/statm). For the
+end-to-end figure with real extraction of every copy, see bench/scale.py.
 """
 from __future__ import annotations
 
