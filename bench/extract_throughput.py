@@ -1,10 +1,9 @@
 #!/usr/bin/env python
-"""Extraction throughput in abstracts per second (issue 3's bar: >= 20/s on 2 cores, KeyBERT included).
+"""Extraction throughput in abstracts per second, KeyBERT included, and peak memory.
 
     python bench/extract_throughput.py                 # 400 SciERC abstracts (or the seeds if absent)
-    python bench/extract_throughput.py --n 200 --no-keybert
-    python bench/extract_throughput.py --every-label           # the recognizer's unused labels kept
-    python bench/extract_throughput.py --recognizers kg/extract/model/ner-0   # the first recognizer alone
+    python bench/extract_throughput.py --n 200 --no-keybert --workers 2
+    python bench/extract_throughput.py --model runs/fold0      # another tagger
 
 Model loading and a warm-up batch are excluded; every abstract is distinct
 (repeating texts would flatter the phrase-embedding cache).
@@ -41,16 +40,11 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=400)
     ap.add_argument("--no-keybert", action="store_true")
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--every-label", action="store_true",
-                    help="keep the recognizer's actions for labels it was not trained on (models.TRAINED_LABELS)")
-    ap.add_argument("--recognizers", type=Path, nargs="+", default=None,
-                    help="trained NER pipeline folders to run instead of kg/extract/model/ner-* (decoded as one)")
+    ap.add_argument("--model", type=Path, default=None, help="a tagger folder (default: the shipped one)")
     args = ap.parse_args()
-    recognition = models.Recognition(dirs=tuple(p.resolve() for p in args.recognizers) if args.recognizers else None,
-                                     labels=None if args.every_label else models.TRAINED_LABELS)
     texts = corpus(args.n + 20)
     warm, texts = texts[:20], texts[20:]
-    ex = Extractor(use_keybert=not args.no_keybert, workers=args.workers, recognition=recognition)
+    ex = Extractor(model=args.model, use_keybert=not args.no_keybert, workers=args.workers)
     list(ex.extract([Paper(id=f"w{i}", title="", abstract=t, text=t) for i, t in enumerate(warm)]))
     papers = [Paper(id=str(i), title="", abstract=t, text=t) for i, t in enumerate(texts)]
     t0 = time.perf_counter()
@@ -58,7 +52,17 @@ def main() -> None:
     dt = time.perf_counter() - t0
     print(json.dumps({"abstracts": len(papers), "seconds": round(dt, 2), "abstracts_per_s": round(len(papers) / dt, 1),
                       "mentions": n_mentions, "keybert": not args.no_keybert, "workers": args.workers,
-                      "recognizers": len(recognition.ner_dirs()), "every_label": args.every_label}))
+                      "model": str(args.model or models.TAGGER_DIR.relative_to(ROOT)),
+                      "peak_rss_mb": peak_rss_mb()}))
+
+
+def peak_rss_mb() -> int:
+    """This process's and its finished children's peak resident memory, in MB."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return round((own + children) / 1024)
 
 
 if __name__ == "__main__":

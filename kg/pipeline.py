@@ -33,6 +33,7 @@ from kg.store import write_store
 class BuildOptions:
     out: Path | None = None  # default: exports/<corpus name>
     use_keybert: bool = True
+    model: Path | None = None  # a tagger folder from `kg train`; None: the shipped one
     related_k: int = 10  # RELATED_TO edges stored per paper; `kg related -k K<=this` reads them
     views: bool = True
     workers: int = 1
@@ -66,7 +67,7 @@ def extract_corpus(corpus: Corpus, options: BuildOptions) -> tuple[list[Extracti
     from kg.cache import ExtractionCache
     from kg.extract import Extractor
 
-    extractor = Extractor(use_keybert=options.use_keybert, workers=options.workers)
+    extractor = Extractor(model=options.model, use_keybert=options.use_keybert, workers=options.workers)
     cache = ExtractionCache(options.cache_dir, extractor.version) if options.cache_dir else None
     found = cache.get_many(corpus.papers) if cache else {}
     todo = [p for p in corpus.papers if p.id not in found]
@@ -186,6 +187,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             "relationships": result.relationship_counts,
             "resolution": result.resolution.summary,
             "related_k": options.related_k,
+            "model": str(options.model) if options.model else "shipped",
             "related_version": ranking_version(),
             "warnings": result.corpus.warnings,
             # Seconds per stage so far (the manifest itself is the last thing written).

@@ -1,13 +1,15 @@
 """Entity resolution: map every mention to one canonical entity per real-world thing.
 
-Rules, applied per entity type (a "transformer" Method and a "transformer"
-Task stay apart):
+Rules:
 
+* one type per entity: a name typed differently in different papers takes the
+  type most papers give it ("RLHF" is one node, not a Method and a Task);
 * case, Unicode form, white space, hyphen spacing, a leading determiner and a
   plural last word do not make a new entity ("Large Language Models" ==
   "large language model");
-* an acronym defined anywhere in the corpus as "Long Form (LF)" is merged
-  with its long form, its plural too ("LLMs" -> "large language model"); in a
+* an acronym defined anywhere in the corpus, as "Long Form (LF)", "LF (Long
+  Form)", "LF, or Long Form", "LF, which stands for Long Form" or "Long Form,
+  LF," (kg/acronyms.py), is merged with its long form, its plural too ("LLMs" -> "large language model"); in a
   paper that defines it itself, with that paper's long form (PCA is principal
   component analysis in most papers, probabilistic cellular automata in one);
 * a generic head after a name does not make a new entity: "Mistral models",
@@ -24,11 +26,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
+from kg.acronyms import definitions as acronym_definitions
 from kg.names import name_strength
-from kg.records import Entity, Extraction, Mention, Paper
+from kg.records import ENTITY_TYPES, Entity, Extraction, Mention, Paper
 
 _DETERMINERS = {"a", "an", "the", "this", "these", "that", "those", "our", "its", "their"}
 # Words ending in "s" whose singular is themselves.
@@ -85,7 +88,7 @@ _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2212]")
 GENERIC_HEADS = frozenset("""model models method methods framework frameworks algorithm algorithms approach
     approaches architecture architectures family families variant variants baseline baselines backbone
     backbones dataset datasets benchmark benchmarks suite suites corpus corpora collection environment
-    environments task tasks problem problems""".split())  # not "series": "time series" is a thing
+    environments task tasks problem problems technique techniques""".split())  # not "series": "time series" is a thing
 _TASK_HEADS = frozenset({"task", "tasks", "problem", "problems"})
 
 
@@ -150,6 +153,29 @@ def _abbreviates(acro: str, long_form: str) -> bool:
     return True
 
 
+def unify_types(extractions: list[Extraction], key: Callable[[str, str], str]) -> list[Extraction]:
+    """Every mention of a name (``key(text, paper id)``) takes the type most papers give it; a tie
+    goes to the type with the higher total score, then to the earlier of ENTITY_TYPES."""
+    votes: dict[str, Counter[str]] = defaultdict(Counter)
+    weight: dict[str, Counter[str]] = defaultdict(Counter)
+    for ex in extractions:
+        seen = set()
+        for m in ex.mentions:
+            k = key(m.text, ex.paper_id)
+            weight[k][m.type] += m.score
+            if (k, m.type) not in seen:
+                seen.add((k, m.type))
+                votes[k][m.type] += 1
+    order = {t: i for i, t in enumerate(ENTITY_TYPES)}
+    best = {k: max(c, key=lambda t: (c[t], weight[k][t], -order.get(t, len(order)))) for k, c in votes.items()}
+    out = []
+    for ex in extractions:
+        ms = tuple(m if best[key(m.text, ex.paper_id)] == m.type else replace(m, type=best[key(m.text, ex.paper_id)])
+                   for m in ex.mentions)
+        out.append(ex if ms == ex.mentions else replace(ex, mentions=ms))
+    return out
+
+
 @dataclass(frozen=True)
 class Resolution:
     """The canonical entities of a corpus and, per paper, the entity of each mention."""
@@ -166,32 +192,41 @@ class Resolution:
 
 
 def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resolution:
-    """Group the mentions of all papers into canonical entities."""
+    """Group the mentions of all papers into canonical entities, one type per entity."""
     texts = {p.id: p.text for p in papers}
     extractions = list(extractions)
 
-    # Pass 1: acronym definitions, per type over the corpus (acronym key -> long-form key) and per
-    # paper: a paper's own "probabilistic cellular automata (PCA)" is what PCA means in it,
-    # whatever PCA means in most other papers.
-    definitions: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    own: dict[str, dict[tuple[str, str], Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+    # Pass 1: acronym definitions, over the corpus (acronym key -> long-form key) and per paper: a
+    # paper's own "probabilistic cellular automata (PCA)" is what PCA means in it, whatever PCA
+    # means in most other papers. Definitions come from the mentions ("Long Form (LF)" read as one)
+    # and from the text in every form kg.acronyms reads ("LF, or Long Form").
+    definitions: dict[str, Counter[str]] = defaultdict(Counter)
+    own: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     for ex in extractions:
+        text = texts.get(ex.paper_id, "")
+        pairs = {(normalize(d.acronym), normalize(d.long_form)) for d in acronym_definitions(text)}
         for m in ex.mentions:
-            acro = acronym_of(m, texts.get(ex.paper_id, ""))
+            acro = acronym_of(m, text)
             if acro:
-                definitions[(m.type, normalize(acro))][normalize(m.text)] += 1
-                own[ex.paper_id][(m.type, normalize(acro))][normalize(m.text)] += 1
+                pairs.add((normalize(acro), normalize(m.text)))
+        for acro, long in pairs:
+            if acro != long:
+                definitions[acro][long] += 1
+                own[ex.paper_id][acro][long] += 1
     acronym_to_long = {key: c.most_common(1)[0][0] for key, c in definitions.items()}
     own_long = {pid: {key: c.most_common(1)[0][0] for key, c in defs.items()} for pid, defs in own.items()}
 
-    def plain_key(etype: str, text: str, pid: str) -> str:
+    def plain_key(text: str, pid: str) -> str:
         k = normalize(text)
         mine = own_long.get(pid)
-        if mine and (etype, k) in mine:
-            return mine[(etype, k)]
-        return acronym_to_long.get((etype, k), k)
+        if mine and k in mine:
+            return mine[k]
+        return acronym_to_long.get(k, k)
 
-    known = {(m.type, plain_key(m.type, m.text, ex.paper_id)) for ex in extractions for m in ex.mentions}
+    # Pass 2: one type per name over the corpus, the type most papers give it ("RLHF" is one node
+    # whether a paper reads it as a method or as a task).
+    extractions = unify_types(extractions, plain_key)
+    known = {(m.type, plain_key(m.text, ex.paper_id)) for ex in extractions for m in ex.mentions}
 
     def key_of(m: Mention, pid: str) -> str:
         text = m.text.strip()
@@ -203,7 +238,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             names.append((name, head.lower()))
             name, _, head = name.rpartition(" ")
         for name, head in reversed(names):
-            core = plain_key(m.type, name, pid)
+            core = plain_key(name, pid)
             last = name.split()[-1]
             if name_strength(last) > 0:  # "Llama2-7B model"
                 return core
@@ -211,9 +246,9 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             # before a model-like head: "reward model" is no "reward", "summarization task" is.
             if (m.type, core) in known and (" " in name or name[:1].isupper() or head in _TASK_HEADS):
                 return core
-        return plain_key(m.type, text, pid)
+        return plain_key(text, pid)
 
-    # Pass 2: group surface forms under their key.
+    # Pass 3: group surface forms under their key.
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     mention_entity: dict[str, list[str]] = {}
     for ex in extractions:

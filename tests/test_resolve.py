@@ -1,6 +1,7 @@
 """Entity resolution: one node per real-world entity, versions kept apart."""
 import pytest
 
+from kg.records import Extraction, Mention
 from kg.resolve import normalize, resolve, singular
 from tests.helpers import extraction, paper, small_corpus
 
@@ -56,22 +57,59 @@ def test_a_paper_that_defines_an_acronym_itself_keeps_its_own_meaning():
     assert set(r.mention_entity["d1"]) == set(r.mention_entity["d2"]) == {"Method:principal component analysis"}
 
 
-def test_a_papers_own_definition_applies_to_mentions_of_its_type_only():
-    # Paper a defines RL as a Method; its Task "RL" stays the Task every other paper calls RL.
-    specs = [("a", "Reinforcement learning (RL) trains agents. We study RL in games.",
-              [("Reinforcement learning (RL)", "Method"), ("RL", "Task")]),
-             ("b", "RL in robotics is hard.", [("RL", "Task")]),
-             ("c", "Offline RL is data-hungry.", [("RL", "Task")])]
+def test_a_name_typed_differently_in_different_papers_is_one_entity_of_the_majority_type():
+    # RLHF read as a Method in one paper and a Task in two others is one Task node, its long form too.
+    specs = [("a", "Reinforcement Learning from Human Feedback (RLHF) aligns models. RLHF is costly.",
+              [("Reinforcement Learning from Human Feedback (RLHF)", "Method"), ("RLHF", "Method")]),
+             ("b", "We study RLHF for chat models.", [("RLHF", "Task")]),
+             ("c", "RLHF remains hard.", [("RLHF", "Task")])]
     papers = [paper(pid, text) for pid, text, _ in specs]
-    exs = [extraction(p, *ents) for p, (_, _, ents) in zip(papers, specs)]
-    r = resolve(papers, exs)
-    assert r.mention_entity["a"][1] == r.mention_entity["b"][0] == r.mention_entity["c"][0] == "Task:rl"
+    r = resolve(papers, [extraction(p, *ents) for p, (_, _, ents) in zip(papers, specs)])
+    assert set(r.entities) == {"Task:reinforcement learning from human feedback"}
+    assert r.entities["Task:reinforcement learning from human feedback"].name == \
+        "Reinforcement Learning from Human Feedback"
 
 
-def test_same_text_of_different_types_stays_apart():
+def test_a_type_tie_goes_to_the_higher_score():
     p = paper("a", "Transformer models solve the Transformer task.")
-    r = resolve([p], [extraction(p, ("Transformer", "Method"), ("Transformer", "Task"))])
-    assert set(r.entities) == {"Method:transformer", "Task:transformer"}
+    m = Mention("Transformer", "Method", 0, 11, p.text, 0.4)
+    t = Mention("Transformer", "Task", 29, 40, p.text, 0.9)
+    r = resolve([p], [Extraction(paper_id="a", mentions=(m, t))])
+    assert set(r.entities) == {"Task:transformer"}
+
+
+@pytest.mark.parametrize("text", [
+    "We adapt Long Form (LF) here. Later, LF wins.",
+    "We adapt LF (Long Form) here. Later, LF wins.",
+    "We adapt LF, or Long Form, here. Later, LF wins.",
+    "We adapt LF, which stands for Long Form, here. Later, LF wins.",
+    "We adapt the Long Form, LF, here. Later, LF wins.",
+])
+def test_an_acronym_links_to_its_long_form_in_each_form_abstracts_write(text):
+    p = paper("a", text)
+    long_at = text.index("Long Form")
+    lf_at = text.index("LF wins")
+    ms = (Mention("Long Form", "Method", long_at, long_at + 9, text, 0.8),
+          Mention("LF", "Method", lf_at, lf_at + 2, text, 0.8))
+    r = resolve([p], [Extraction(paper_id="a", mentions=ms)])
+    assert set(r.entities) == {"Method:long form"}
+
+
+def test_an_acronym_and_its_long_form_typed_differently_are_one_entity():
+    p1 = paper("a", "Fine-tuning with Low-Rank Adaptation (LoRA) is cheap.")
+    p2 = paper("b", "We compare LoRA with full fine-tuning.")
+    p3 = paper("c", "LoRA adapters are small.")
+    r = resolve([p1, p2, p3], [extraction(p1, ("Low-Rank Adaptation", "Task")), extraction(p2, ("LoRA", "Method")),
+                               extraction(p3, ("LoRA", "Method"))])
+    assert set(r.entities) == {"Method:low-rank adaptation"}
+
+
+def test_a_long_form_with_a_generic_head_and_its_acronym_is_the_long_form():
+    p1 = paper("a", "Federated Learning (FL) techniques keep data local.")
+    p2 = paper("b", "Federated Learning scales.")
+    r = resolve([p1, p2], [extraction(p1, ("Federated Learning (FL) techniques", "Method")),
+                           extraction(p2, ("Federated Learning", "Method"))])
+    assert set(r.entities) == {"Method:federated learning"}
 
 
 def test_versions_stay_apart():

@@ -1,69 +1,75 @@
-"""scripts/train_ner.py: what the recognizer is trained on."""
+"""kg train: a lab's own annotations make a tagger that kg build and kg eval use, saved small and exact."""
+import json
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-spacy = pytest.importorskip("spacy")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-train_ner = pytest.importorskip("train_ner")
+from kg.extract import tagger, training
 
-from spacy.tokens import DocBin  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+GOLD = ROOT / "tests" / "data" / "modern_gold.jsonl"
+
+
+def run_kg(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    return spacy.blank("en")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tagger") / "mine"
+    spec = training.TrainingSpec(train=(GOLD,), dev=GOLD, epochs=1, batch_size=4)
+    info = training.train(spec, out, log=lambda s: None)
+    return out, info
 
 
-def _docbin(nlp, docs: list[tuple[str, list[tuple[str, str]]]]) -> DocBin:
-    db = DocBin(store_user_data=False)
-    for text, ents in docs:
-        doc = nlp.make_doc(text)
-        spans = []
-        for name, label in ents:
-            start = text.index(name)
-            spans.append(doc.char_span(start, start + len(name), label=label))
-        doc.ents = spans
-        db.add(doc)
-    return db
+@pytest.mark.slow
+def test_a_trained_tagger_is_saved_without_the_frozen_embeddings_and_reloads_to_the_same_output(trained):
+    out, info = trained
+    assert info["abstracts"] == 6 and [h["epoch"] for h in info["history"]] == [1]
+    assert "dev" in info["history"][0]
+    assert (out / "weights.safetensors").stat().st_size < 25e6  # the word embeddings come from the package
+    assert json.loads((out / "training.json").read_text())["train"] == ["modern_gold.jsonl"]  # no machine paths
+    texts = [json.loads(line)["text"] for line in GOLD.read_text().splitlines()]
+    first = tagger.load(out).predict(texts)
+    tagger._load.cache_clear()
+    tagger._digest.cache_clear()
+    again = tagger.load(out)
+    assert again.predict(texts) == first
+    assert again.digest == tagger.digest(out)
 
 
-DOCS = [("We apply conditional random fields to named entity recognition on the Penn Treebank .",
-         [("conditional random fields", "Method"), ("named entity recognition", "Task"),
-          ("Penn Treebank", "Dataset")]),
-        ("A parser based on neural networks is tested on the WSJ corpus for parsing .",
-         [("parser", "Method"), ("neural networks", "Method"), ("WSJ corpus", "Dataset"), ("parsing", "Task")])]
+def test_training_keeps_a_held_out_fold_out_of_every_file():
+    keys = [json.loads(line)["id"] for line in GOLD.read_text().splitlines()]
+    folds = {k: training.fold_of(k) for k in keys}
+    for k in set(folds.values()):
+        kept = {d.doc_key for d in training.read_docs([GOLD], holdout=k)}
+        only = {d.doc_key for d in training.read_docs([GOLD], keep=k)}
+        assert kept.isdisjoint(only) and kept | only == set(keys)
+        assert all(folds[key] == k for key in only)
 
 
-def _pairs(doc):
-    return [(e.text, e.label_) for e in doc.ents]
+def test_the_shipped_tagger_is_small_enough_for_git():
+    from kg.extract.models import TAGGER_DIR
+
+    assert (TAGGER_DIR / "weights.safetensors").stat().st_size <= 25 * 2 ** 20
+    config = json.loads((TAGGER_DIR / "tagger.json").read_text())
+    assert {"Method", "Task", "Dataset", "Metric"} <= set(config["labels"])
 
 
-def test_augmented_copies_swap_mentions_within_their_type_and_keep_the_context(nlp):
-    db = _docbin(nlp, DOCS)
-    out = list(train_ner.augment(nlp, db, copies=3, rate=1.0, seed=0).get_docs(nlp.vocab))
-    assert len(out) == 2 + 3 * 2  # the originals come first, unchanged
-    assert [_pairs(d) for d in out[:2]] == [_pairs(d) for d in db.get_docs(nlp.vocab)]
-    by_type = {}
-    for _, ents in DOCS:
-        for name, label in ents:
-            by_type.setdefault(label, set()).add(name)
-    for copy, (text, ents) in zip(out[2:], DOCS * 3):
-        assert [label for _, label in _pairs(copy)] == [label for _, label in ents]
-        assert all(name in by_type[label] for name, label in _pairs(copy))
-        rest = copy.text
-        for name, _ in _pairs(copy):
-            rest = rest.replace(name, "<E>", 1)
-        expected = text
-        for name, _ in ents:
-            expected = expected.replace(name, "<E>", 1)
-        assert rest == expected  # only the names changed
-    # Over three copies of each abstract, some name does move to the other abstract.
-    assert any(_pairs(c) != ents for c, (_, ents) in zip(out[2:], DOCS * 3))
+def test_kg_train_refuses_a_folder_with_files_and_missing_data(tmp_path):
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "x").write_text("x")
+    r = run_kg("train", str(tmp_path / "busy"), "--train", str(GOLD))
+    assert r.returncode == 2 and "not an empty folder" in r.stderr and "Traceback" not in r.stderr
+    r = run_kg("train", str(tmp_path / "new"), "--train", str(tmp_path / "missing.jsonl"))
+    assert r.returncode == 2 and "missing.jsonl: no such file" in r.stderr
 
 
-def test_no_replacement_gives_plain_copies(nlp):
-    db = _docbin(nlp, DOCS)
-    out = list(train_ner.augment(nlp, db, copies=1, rate=0.0, seed=0).get_docs(nlp.vocab))
-    assert [(d.text, _pairs(d)) for d in out[2:]] == [(d.text, _pairs(d)) for d in out[:2]]
+def test_kg_build_refuses_a_model_folder_that_holds_no_tagger(tmp_path):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("We propose a method for parsing. " * 5)
+    r = run_kg("build", str(corpus), "--out", str(tmp_path / "b"), "--model", str(tmp_path))
+    assert r.returncode == 2 and "not a kg tagger" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "b").exists()

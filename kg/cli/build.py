@@ -22,6 +22,8 @@ def build_command(
                                            show_default=False)],
     out: Annotated[Path | None, typer.Option("--out", "-o", metavar="DIR", help="Build directory (default: exports/<corpus name>).",
                                              show_default=False)] = None,
+    model: Annotated[Path | None, typer.Option("--model", metavar="TAGGER_DIR", help="An entity tagger trained by `kg train` (default: the one kg ships).",
+                                               show_default=False)] = None,
     keybert: Annotated[bool, typer.Option("--keybert/--no-keybert", help="Rank key concepts with KeyBERT.")] = True,
     related_k: Annotated[int, typer.Option("--related-k", min=0, metavar="K", help="RELATED_TO links stored per paper (0: none).")] = 10,
     views: Annotated[bool, typer.Option("--views/--no-views", help="Write the interactive HTML views.")] = True,
@@ -37,14 +39,19 @@ def build_command(
     Example:
       kg build seeds/iclr2025_abstracts.txt
       kg build papers.csv --out exports/my_list --workers 2
+      kg build papers.csv --model my-tagger      # a tagger from `kg train`
     """
     if cache is not None and no_cache:  # one of the two would be ignored without a word
         raise KgError("give --cache DIR or --no-cache, not both")
+    from kg.extract.tagger import check_folder
     from kg.pipeline import BuildOptions, build
+
+    if model is not None:
+        check_folder(model)
 
     # An empty KG_CACHE_DIR is unset, not the current folder.
     cache_dir = None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR") or DEFAULT_CACHE_DIR))
-    options = BuildOptions(out=out, use_keybert=keybert, related_k=related_k, views=views, workers=workers,
+    options = BuildOptions(out=out, model=model, use_keybert=keybert, related_k=related_k, views=views, workers=workers,
                            cache_dir=cache_dir, progress=not quiet)
     warnings = _Warnings()
     try:

@@ -23,6 +23,8 @@ def eval_command(
                                          show_default=False)],
     match: Annotated[Match, typer.Option("--match", help="exact or partial (whole-word containment).")] = Match.exact,
     fmt: Annotated[ReportFormat, typer.Option("--format", help="table or json.")] = ReportFormat.table,
+    model: Annotated[Path | None, typer.Option("--model", metavar="TAGGER_DIR", help="An entity tagger trained by `kg train` (default: the one kg ships).",
+                                               show_default=False)] = None,
     no_keybert: Annotated[bool, typer.Option("--no-keybert", help="Skip KeyBERT (scores do not use it).")] = False,
 ) -> None:
     """Extract entities from the abstracts of GOLD and print precision, recall and F1.
@@ -34,11 +36,15 @@ def eval_command(
       kg eval ../shared/bench/scierc/dev.json
       kg eval ../shared/bench/scierc/dev.json --match partial --format json
       kg eval my_gold.jsonl      # {"id", "text", "entities": [{"text", "type"}]} per line
+      kg eval my_gold.jsonl --model my-tagger
     """
     from kg.evaluate import evaluate, format_table
     from kg.extract import Extractor
+    from kg.extract.tagger import check_folder
 
-    report = evaluate(gold, Extractor(use_keybert=not no_keybert), match=match.value)
+    if model is not None:
+        check_folder(model)
+    report = evaluate(gold, Extractor(model=model, use_keybert=not no_keybert), match=match.value)
     if fmt == ReportFormat.json:
         typer.echo(json.dumps(report))
     else:

@@ -31,6 +31,11 @@ _worker_disable: list[str] = []
 def _init(nlp, disable: list[str]) -> None:
     global _worker_nlp, _worker_disable
     _worker_nlp, _worker_disable = nlp, disable
+    # One thread per process: the workers already use every core, and a thread pool the parent
+    # started does not survive the fork.
+    import torch
+
+    torch.set_num_threads(1)
 
 
 def _parse(texts: list[str]) -> list[bytes]:

