@@ -3,6 +3,7 @@
 
     python bench/build_throughput.py                # 500 abstracts (SciERC train+dev, the seed list, permuted copies)
     python bench/build_throughput.py --n 500 --naive-n 100 --workers 2
+    python bench/build_throughput.py --workers 2 --naive-n 0      # kg's build alone, with its peak memory
 
 kg: `kg.pipeline.build` cold (no cache), every stage: read, extraction, resolution, graph,
 related papers, embedded store, graph files and HTML views; model loading included.
@@ -12,12 +13,14 @@ a fresh interpreter of its own.
 `--naive-n` times the naive path on the first N of the same abstracts (it is slow) and reports its rate.
 spacy_alone: en_core_web_sm as kg loads it (its OntoNotes NER left out, kg.extract.models) by
 itself (`nlp.pipe`, `n_process` = `--workers`, model loading excluded) on the same abstracts, in a
-fresh interpreter: no recognizer, rules, KeyBERT or output. kg's build runs this pipeline and adds
+fresh interpreter: no entity tagger, KeyBERT or output. kg's build runs this pipeline and adds
 to it, so its rate is an upper bound on kg's; when it is below 10x naive (issue 6's bar), no build
 that parses with it reaches the bar.
 start_and_load_models_s: bench/incremental.py's floor, a fresh process that imports kg's CLI,
 loads the extraction models and extracts one sentence (fastest of three): the part of kg's time
 that does not grow with the corpus, before any output is written.
+peak_rss_mb: the build's peak resident memory, the largest of this process's and of its worker
+processes' (measured before the naive path runs).
 Prints one JSON object.
 """
 from __future__ import annotations
@@ -73,7 +76,7 @@ import spacy
 texts = [json.loads(line)["abstract"] for line in open(sys.argv[1], encoding="utf-8")]
 workers = int(sys.argv[2])
 from kg.extract.models import SPACY_MODEL
-nlp = spacy.load(SPACY_MODEL, exclude=["ner"])  # what kg.extract.models loads before its recognizers
+nlp = spacy.load(SPACY_MODEL, exclude=["ner"])  # what kg.extract.models loads before its tagger
 list(nlp.pipe(texts[:20]))  # warm
 t0 = time.perf_counter()
 for _ in nlp.pipe(texts, batch_size=32, n_process=workers):
@@ -91,6 +94,13 @@ def time_spacy_alone(corpus: Path, workers: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def peak_rss_mb() -> dict:
+    import resource
+
+    return {"main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+            "largest_worker": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=500)
@@ -103,6 +113,10 @@ def main() -> None:
         records = list(replicate(args.n))
         write_jsonl(records, corpus)
         kg = time_kg(corpus, Path(tmp) / "build", args.workers)
+        kg["peak_rss_mb"] = peak_rss_mb()
+        if args.naive_n == 0:
+            print(json.dumps({"kg": kg, "cpus": os.cpu_count()}, indent=2))
+            return
         # The naive pipeline runs in a fresh interpreter, so that nothing kg's build left in this
         # process (worker pools, imports, memory) can slow it and flatter kg (at 150 abstracts it
         # ran 5.9/s in-process, 6.6/s on its own).

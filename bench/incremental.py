@@ -10,8 +10,8 @@ counts): cold (empty cache), then the same corpus plus `--added` new abstracts (
 extracted). Prints both times, their ratio and each build's stage timings from its build.json.
 
 Also the floor of any rebuild that has something to extract: a process that starts Python,
-imports kg's CLI and loads the extraction models (spaCy, the recognizers, the span typer's
-features, KeyBERT's embedder) and extracts one short abstract, the fastest of three runs. Set
+imports kg's CLI and loads the extraction models (spaCy, the entity tagger, KeyBERT's
+embedder) and extracts one short abstract, the fastest of three runs. Set
 beside 10% of the cold build, it shows how much of the budget is spent before the corpus is read.
 """
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""The extractor: interface, mention invariants, rule cues on modern names, smoke checks."""
+"""The extractor: interface, mention invariants, modern names typed right, quality floors."""
 from pathlib import Path
 
 import pytest
 
-from kg.extract import Extractor, models, recognizers, rules
-from kg.records import ENTITY_TYPES, Extraction, Paper
+from kg.extract import Extractor, models, tagger
+from kg.extract.postprocess import trim
+from kg.records import ENTITY_TYPES, Extraction, Mention, Paper
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,108 +26,27 @@ def typed(extraction: Extraction) -> dict[str, set[str]]:
     return out
 
 
-# ---------------------------------------------------------------- rules (no models)
-@pytest.mark.parametrize("word,strength", [
-    ("MinAtar", 2), ("LLaMA", 2), ("Llama-3.1", 2), ("Flickr30K", 2), ("KIVI", 2), ("MIMIC-III", 2),
-    ("GPT-4o", 2), ("MT-Bench", 2), ("isPPA", 2), ("NPG", 1), ("LLMs", 1),
-    ("Model", 0), ("model", 0), ("GPU", 0), ("III", 0), ("human-AI", 0), ("text-to-3D", 0), ("REward", 0),
-    # hyphenated: a strong part makes a name; capitalised words or short acronyms alone do not
-    ("MS-COCO", 2), ("BERT-base", 2), ("DALL-E", 2), ("RoBERTa-large", 2),
-    ("English-Spanish", 1), ("AS-closed", 1), ("Qwen-VL", 1), ("N-best", 0), ("T-cell", 0),
-    ("Fine-tuning", 0), ("Large-scale", 0), ("In-context", 0), ("Parameter-efficient", 0),
-])
-def test_name_shapes(word, strength):
-    assert rules.name_strength(word) == strength
-
-
-def test_acronym_definitions():
-    text = "We study Policy Mirror Descent (PMD) and the natural policy gradient (NPG) method, not a (B)."
-    pairs = [(text[a:b], text[c:d]) for (a, b), (c, d) in rules.acronym_pairs(text)]
-    assert pairs == [("Policy Mirror Descent", "PMD"), ("natural policy gradient", "NPG")]
-
-
-def test_phrase_type_by_head():
-    assert rules.phrase_type("a query-dependent cache pruning method") == "Method"
-    assert rules.phrase_type("the MinAtar suite") == "Dataset"
-    assert rules.phrase_type("visual question answering") == "Task"
-    assert rules.phrase_type("top-1 accuracy") == "Metric"
-    assert rules.phrase_type("blue sky") is None
-
-
 # ---------------------------------------------------------------- the extractor
-def test_construction_is_cheap_and_version_is_a_cache_key():
+def test_construction_is_cheap_and_version_is_a_cache_key(tmp_path):
     models._load_nlp.cache_clear()
     a = Extractor(use_keybert=True)
     assert models._load_nlp.cache_info().currsize == 0  # nothing loaded yet
     assert a.version == Extractor(use_keybert=True).version
     assert a.version != Extractor(use_keybert=False).version
+    assert a.version != Extractor(steps=()).version
     assert isinstance(a.version, str) and len(a.version) >= 8
+    # Another tagger is another version: a cache made with the shipped model is not reused.
+    other = tmp_path / "other"
+    other.mkdir()
+    for name in ("tagger.json", "weights.safetensors"):
+        (other / name).write_bytes((models.TAGGER_DIR / name).read_bytes())
+    (other / "tagger.json").write_text((models.TAGGER_DIR / "tagger.json").read_text() + " ")
+    assert Extractor(model=other).version != a.version
 
 
-def test_head_nouns_type_learned_mentions_unless_the_head_is_ambiguous():
-    from kg.extract.extractor import _types_by_head
-    from kg.records import Mention
-
-    def m(text: str, etype: str, source: str = "ner") -> Mention:
-        return Mention(text, etype, 0, len(text), text, 0.7, source)
-
-    got = _types_by_head([m("image classification", "Dataset"), m("parsing system", "Task"),
-                          m("Korean news corpus", "Method"), m("offline reinforcement learning", "Method"),
-                          m("dependency parsing", "Method"), m("MinAtar suite", "Method", "rule:cue")])
-    assert [x.type for x in got] == ["Task", "Method", "Dataset", "Method", "Method", "Method"]
-
-
-def test_on_after_a_topic_noun_is_no_evaluation_cue():
-    nlp = models.load_nlp()
-
-    def cued(text: str) -> dict[str, str]:
-        return {text[c.start:c.end]: c.type for c in rules.find_candidates(nlp(text))}
-
-    assert cued("Our experiments on MinAtar and Atari show gains in training.") == {
-        "MinAtar": "Dataset", "Atari": "Dataset"}
-    assert "RNNs" not in cued("We train a transformer on parity, extending the work on RNNs by prior authors.")
-
-
-def test_a_proper_noun_before_a_dataset_head_is_a_dataset():
-    nlp = models.load_nlp()
-
-    def cued(text: str) -> dict[str, str]:
-        return {text[c.start:c.end]: c.type for c in rules.find_candidates(nlp(text))}
-
-    # "on the X benchmark" with a plain capitalised word: no name shape, the head says what it is.
-    assert cued("We test it on the Atari benchmark.") == {"Atari": "Dataset"}
-    # A method head after such a word is not enough ("the Markov model" is no Method "Markov").
-    assert cued("We fit the Markov model to the data.") == {}
-    assert cued("Ablations on the Gaussian data show gains.") == {}  # "data" only describes
-
-
-def test_task_phrases_need_a_noun_before_a_trusted_task_head():
-    nlp = models.load_nlp()
-    text = "We study word sense disambiguation, a challenging task, and dependency parsing."
-    cands = {text[c.start:c.end]: (c.type, c.source) for c in rules.find_candidates(nlp(text))}
-    assert cands.get("word sense disambiguation") == ("Task", "rule:task-head")
-    assert "challenging task" not in cands  # only rated, not named
-    assert "dependency parsing" not in cands  # "parsing" heads methods as often as tasks
-
-
-def test_extracting_does_not_import_torch_or_transformers():
-    """A command that extracts starts in about 3 s: kg's pipelines run no torch code, and thinc's and
-    KeyBERT's optional imports of torch, transformers and sentence-transformers cost 3.5 s more."""
-    import subprocess
-    import sys
-
-    code = ("import sys; from kg.extract import Extractor; from kg.records import Paper; "
-            "t = 'We propose LoRA for fine-tuning Llama-3.1 on MMLU.'; "
-            "ex = next(iter(Extractor(use_keybert=True).extract([Paper(id='p', title='p', abstract=t, text=t)]))); "
-            "assert ex.mentions and ex.key_concepts; "
-            "print(sorted(m for m in ('torch', 'transformers', 'sentence_transformers') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
-    # Hidden only while spaCy and KeyBERT are imported: torch itself still imports afterwards.
-    code += "; import torch; print(torch.__version__)"
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
+def test_unknown_steps_are_refused():
+    with pytest.raises(ValueError, match="unknown step"):
+        Extractor(steps=("trim", "no-such-step"))
 
 
 @pytest.mark.slow
@@ -173,51 +93,6 @@ def test_modern_names_typed_by_general_cues(ex):
     assert "Dataset" in t["MIMIC-III"]
     assert "Dataset" in t["Flickr30K"] and "Dataset" in t["MS-COCO"]
     assert "Method" in t["KIVI"]
-
-
-def test_an_acronym_long_form_is_kept_whole():
-    # The recognizer reads only "Karush" (the dashes split the name); the letters K, K, T fix the
-    # edges. (Other recognizers placed beside it may not see the name at all; this is about one.)
-    first = models.Recognition(dirs=(models.MODEL_DIR / "ner-0",))
-    text = "We derive the Karush–Kuhn–Tucker (KKT) conditions of the problem and solve them exactly."
-    doc = models.load_nlp(first)(text)
-    assert [s.text for s in doc.spans[recognizers.KEY]] == ["Karush"]  # what the rule below has to mend
-    t = typed(next(Extractor(use_keybert=False, recognition=first).extract([paper(text)])))
-    assert "Karush" not in t
-    assert t["Karush–Kuhn–Tucker"] == t["KKT"] and len(t["KKT"]) == 1
-
-
-def test_the_outside_penalty_lowers_only_the_outside_score_and_changes_the_version():
-    def output_bias(penalty):
-        recognition = models.Recognition(outside_penalty=penalty)
-        ner = models.recognizers_of(models.load_nlp(recognition))[0]
-        names = [ner.moves.get_class_name(i) for i in range(ner.moves.n_moves)]
-        return (names, ner.model.get_ref("upper").get_param("b").copy(),
-                Extractor(use_keybert=False, recognition=recognition).version)
-
-    names, plain, plain_version = output_bias(0.0)
-    _, penalised, penalised_version = output_bias(1.5)
-    moved = {names[i]: float(penalised[i] - plain[i]) for i in range(len(names)) if penalised[i] != plain[i]}
-    assert set(moved) == {"O"} and moved["O"] == pytest.approx(-1.5, abs=1e-5)
-    assert penalised_version != plain_version  # a cached extraction made without it is not reused
-
-
-def test_the_recognizer_drops_the_labels_it_was_not_trained_on_and_finds_the_same_spans():
-    def actions(nlp):
-        moves = models.recognizers_of(nlp)[0].moves
-        return [moves.get_class_name(i) for i in range(moves.n_moves)]
-
-    def spans(nlp, texts):
-        return [[(s.start, s.end, s.label_) for s in d.spans[recognizers.KEY]] for d in nlp.pipe(texts)]
-
-    every_label = models.load_nlp(models.Recognition(labels=None))
-    trained = models.load_nlp()
-    assert "B-PERSON" in actions(every_label) and "B-Method" in actions(every_label)
-    assert {a.split("-", 1)[1] for a in actions(trained) if "-" in a} - {""} <= models.TRAINED_LABELS
-    assert len(actions(trained)) < len(actions(every_label)) and "B-Method" in actions(trained)
-    seed = (ROOT / "seeds" / "iclr2025_abstracts.txt").read_text(encoding="utf-8").split("\n\n")[1:]
-    found = spans(trained, seed)
-    assert sum(map(len, found)) > 100 and found == spans(every_label, seed)
 
 
 def test_a_capitalised_hyphenated_word_is_a_name_inside_a_sentence_only(ex):
@@ -268,7 +143,7 @@ def test_batching_and_workers_do_not_change_output():
     one = [e.mentions for e in Extractor(use_keybert=False, batch_size=1).extract(papers)]
     many = [e.mentions for e in Extractor(use_keybert=False, batch_size=64).extract(papers)]
     assert one == many
-    # Two spaCy processes (recognizers included) give the very same extractions, in input order.
+    # Two spaCy processes (the tagger included) give the very same extractions, in input order.
     # (a generator: a short list is run in one process)
     two = list(Extractor(use_keybert=True, workers=2).extract(p for p in papers))
     assert two == list(Extractor(use_keybert=True, workers=1).extract(papers))
@@ -297,23 +172,6 @@ def test_independent_modern_gold_partial_f1():
     assert report["micro"]["f1"] >= 0.55, report
 
 
-def test_span_typer_second_opinion():
-    from kg.extract import typer
-    from kg.extract.models import load_nlp
-
-    model = typer.load_typer()
-    assert model is not None and set(model.classes) >= {"Method", "Task", "Dataset", "Metric", "NONE"}
-    doc = load_nlp()("We train a conditional random field for named entity recognition and report accuracy.")
-    spans = [("conditional random field", "Method"), ("named entity recognition", "Task"), ("accuracy", "Metric")]
-    infos = [typer.span_info(doc, doc.text.index(t), doc.text.index(t) + len(t)) for t, _ in spans]
-    assert infos[0][:4] == ("conditional random field", "field", "a", "for")
-    p = model.proba(infos)
-    assert p.shape == (3, len(model.classes))
-    assert abs(float(p.sum(axis=1).max()) - 1) < 1e-4
-    for row, (_, want) in list(zip(p, spans))[1:]:
-        assert model.classes[int(row.argmax())] == want
-
-
 BENCH = ROOT.parent / "shared" / "bench" / "scierc"
 
 
@@ -330,65 +188,19 @@ def test_scierc_dev_does_not_regress():
 
 
 @pytest.mark.slow
-def test_ner_spans_are_cut_back_to_the_name():
-    """A recognizer span that ran into a clause or stopped on a preposition keeps only the name;
-    a bare model size is no entity."""
-    from spacy.tokens import Span
-
-    from kg.extract.extractor import _trim
-    from kg.extract.models import load_nlp
-
-    nlp = load_nlp()
+def test_mentions_are_cut_back_to_the_name():
+    """A span that ran into a clause or stopped on a preposition keeps only the name; a bare model
+    size is no entity."""
+    nlp = models.load_nlp()
 
     def trimmed(text: str, phrase: str):
         doc = nlp(text)
         a = text.index(phrase)
-        sp = doc.char_span(a, a + len(phrase), label="Method")
-        out = _trim(Span(doc, sp.start, sp.end, label="Method"))
-        return None if out is None else out.text
+        out = trim(doc, [Mention(phrase, "Method", a, a + len(phrase), text, 0.8)])
+        return out[0].text if out else None
 
     assert trimmed("We show that REDS facilitates generalization to new tasks.",
                    "REDS facilitates generalization") == "REDS"
     assert trimmed("A KL penalty between the two policies is added.", "KL penalty between") == "KL penalty"
     assert trimmed("We evaluate Llama models at 8B/405B scale.", "8B/405B") is None
     assert trimmed("We evaluate the Llama-3.1 model.", "Llama-3.1 model") == "Llama-3.1 model"
-
-
-def test_several_recognizers_decode_as_one_and_alone_each_is_spacys_own_decode():
-    """The averaged decode (kg/extract/recognizers.py) over copies of one recognizer is that
-    recognizer's own greedy decode: its loop, not spaCy's, picks every action."""
-    seed = (ROOT / "seeds" / "iclr2025_abstracts.txt").read_text(encoding="utf-8").split("\n\n")[1:]
-    shipped = models.ner_dirs()
-
-    def spans(dirs):
-        nlp = models.load_nlp(models.Recognition(dirs=tuple(dirs)))
-        assert len(models.recognizers_of(nlp)) == len(dirs)
-        return [[(s.start, s.end, s.label_) for s in d.spans[recognizers.KEY]] for d in nlp.pipe(seed)]
-
-    first = shipped[0]
-    alone = spans([first])
-    assert sum(map(len, alone)) > 100
-    assert spans([first, first, first]) == alone
-    if len(shipped) > 1:  # the shipped recognizers do differ: averaging them changes some spans
-        assert spans(shipped) != alone
-
-
-def test_recognizers_with_different_labels_are_refused():
-    from kg.extract.recognizers import Recognizers
-
-    class Moves:
-        def __init__(self, names):
-            self.names, self.n_moves = names, len(names)
-
-        def get_class_name(self, i):
-            return self.names[i]
-
-    class Ner:
-        def __init__(self, names):
-            self.moves = Moves(names)
-
-    both = Recognizers()
-    both.set_recognizers([Ner(["O", "B-Method", "U-Task"]), Ner(["U-Task", "O", "B-Method"])])
-    assert [list(c) for c in both._columns] == [[0, 1, 2], [1, 2, 0]]  # each one's column per action
-    with pytest.raises(ValueError, match="different labels"):
-        Recognizers().set_recognizers([Ner(["O", "B-Method"]), Ner(["O", "B-Task"])])

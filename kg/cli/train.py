@@ -32,7 +32,9 @@ def train_command(
     holdout: Annotated[int | None, typer.Option(
         "--holdout", metavar="FOLD", min=0, max=4, show_default=False,
         help="Leave fold FOLD (0-4, by a hash of each abstract's key) out of every training file, for held-out figures.")] = None,
-    epochs: Annotated[int, typer.Option("--epochs", metavar="N", min=1)] = 6,
+    epochs: Annotated[int, typer.Option("--epochs", metavar="N", min=1)] = 7,
+    learning_rate: Annotated[float, typer.Option("--learning-rate", metavar="LR", help="The encoder's peak learning rate.")] = 1e-4,
+    batch_size: Annotated[int, typer.Option("--batch-size", metavar="N", min=1, help="Windows per step.")] = 8,
     seed: Annotated[int, typer.Option("--seed", metavar="N")] = 0,
     threads: Annotated[int | None, typer.Option("--threads", metavar="N", min=1, show_default=False,
                                                 help="torch threads (default: torch's choice, all cores).")] = None,
@@ -68,7 +70,8 @@ def train_command(
         if not p.is_file():
             raise KgError(f"{p}: no such file")
     spec = training.TrainingSpec(train=tuple(train), dev=dev, fulltext=tuple(fulltext or ()),
-                        fulltext_windows=fulltext_windows, holdout=holdout, epochs=epochs, seed=seed, threads=threads)
+                        fulltext_windows=fulltext_windows, holdout=holdout, epochs=epochs, seed=seed, threads=threads,
+                                    learning_rate=learning_rate, batch_size=batch_size)
     info = training.train(spec, out)
     best = max(info["history"], key=lambda h: (h.get("dev", {}).get("exact", 0) + h.get("dev", {}).get("partial", 0),
                                                h["epoch"]))

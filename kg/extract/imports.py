@@ -1,12 +1,12 @@
-"""Importing spaCy and KeyBERT without the deep-learning stacks kg never runs.
+"""Importing spaCy and KeyBERT without the optional deep-learning support kg never uses.
 
-thinc (under spaCy) imports torch whenever it is installed, and KeyBERT's package
-imports transformers and sentence-transformers for its LLM helpers; together that
-is about 3.5 s of every command that extracts, for code kg's pipelines never call
-(the recognizers are thinc models on numpy; KeyBERT embeds with Model2Vec).
-Those optional imports are made to fail while spaCy or KeyBERT is first imported,
-so each library takes its own "not installed" path. A package already imported
-is left alone, and nothing stays hidden afterwards: importing torch later works.
+thinc (under spaCy) sets up its PyTorch shims whenever torch is installed, and KeyBERT's
+package imports transformers and sentence-transformers for its LLM helpers: code kg's
+pipelines never call (the entity tagger runs torch itself; KeyBERT embeds with Model2Vec).
+Those optional imports are made to fail while spaCy or KeyBERT is first imported, so each
+library takes its own "not installed" path, and ``kg --help`` or a query never pays for
+them. A package already imported is left alone, and nothing stays hidden afterwards:
+importing torch later works.
 """
 from __future__ import annotations
 

@@ -104,6 +104,10 @@ def build_model(config: TaggerConfig):
     import torch
     from torch import nn
     from transformers import AutoModel
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # no "Loading weights" bar on every command
+    hf_logging.set_verbosity_error()
 
     class TaggerModel(nn.Module):
         def __init__(self) -> None:

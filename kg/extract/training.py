@@ -44,9 +44,9 @@ class TrainingSpec:
     fulltext: tuple[Path, ...] = ()
     fulltext_windows: int = 200  # windows of full text drawn (seeded) beside the abstracts
     holdout: int | None = None  # a fold of every training file left out
-    epochs: int = 6
-    batch_size: int = 16
-    learning_rate: float = 5e-5
+    epochs: int = 7
+    batch_size: int = 8
+    learning_rate: float = 1e-4
     head_learning_rate: float = 1e-3
     warmup: float = 0.1  # share of the steps over which the learning rate rises
     seed: int = 0
