@@ -18,7 +18,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kg import schema
@@ -134,6 +134,7 @@ any_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(texts=st.lists(any_text, min_size=1, max_size=8))
+@example(texts=["a NUL \x00 inside", "It's \\ a \"quote\" \t\u2028 😀", ""])
 def test_any_text_arrives_unchanged(arcadedb_server, texts):
     g = nx.DiGraph()
     for i, t in enumerate(texts):
@@ -236,3 +237,12 @@ def test_a_server_killed_mid_load_is_one_line_and_the_same_command_finishes(tmp_
         assert counts(srv) == expected_counts(g)
     finally:
         srv.stop()
+
+
+def test_the_server_is_named_as_it_names_itself():
+    from kg.export.neo4j_bolt import ServerProfile
+
+    assert ServerProfile("Neo4j/5.26.0", "Neo4j 5.26.0 enterprise").describe() == "Neo4j 5.26.0 enterprise"
+    arcade = ServerProfile("Neo4j/5.26.0 compatible (ArcadeDB 26.10.2)", "Neo4j 5.26.0 community")
+    assert arcade.describe() == "Neo4j/5.26.0 compatible (ArcadeDB 26.10.2), answering as Neo4j 5.26.0 community"
+    assert ServerProfile("Memgraph/2.19", None).describe() == "Memgraph/2.19"

@@ -55,10 +55,16 @@ class BoltTarget:
 @dataclass(frozen=True)
 class ServerProfile:
     agent: str  # what the server announces in its Bolt HELLO
-    product: str  # what dbms.components() says it is
+    product: str | None  # the Neo4j kernel dbms.components() names, if it answers
 
     def describe(self) -> str:
-        return self.product if self.product == self.agent else f"{self.product} (announces {self.agent})"
+        # Neo4j announces just "Neo4j/5.26.0"; other servers speaking Bolt say more ("Neo4j/5.26.0
+        # compatible (ArcadeDB 26.10.2)"), and some answer dbms.components() as a Neo4j kernel too.
+        if self.product is None:
+            return self.agent
+        if self.agent.startswith("Neo4j/") and " " not in self.agent:
+            return self.product
+        return f"{self.agent}, answering as {self.product}"
 
 
 @dataclass
@@ -130,7 +136,7 @@ def detect(driver: neo4j.Driver, session: neo4j.Session) -> ServerProfile:
     if kernel:
         r = kernel[0]
         return ServerProfile(agent, f"Neo4j {r.get('version')} {r.get('edition', '')}".strip())
-    return ServerProfile(agent, "a Bolt server that is not Neo4j")
+    return ServerProfile(agent, None)
 
 
 def _ensure_keys(session: neo4j.Session, labels: tuple[str, ...]) -> list[str]:
