@@ -18,7 +18,8 @@ from kg.resolve import Resolution
 
 def paper_text(attrs: dict) -> str:
     """The text a paper's mention spans index: ``text`` where cleaning changed the abstract, else ``abstract``."""
-    return attrs.get("text") or attrs.get("abstract") or ""
+    text = attrs.get("text")
+    return text if text is not None else attrs.get("abstract") or ""
 
 
 def build_graph(
