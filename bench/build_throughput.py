@@ -76,7 +76,7 @@ import spacy
 texts = [json.loads(line)["abstract"] for line in open(sys.argv[1], encoding="utf-8")]
 workers = int(sys.argv[2])
 from kg.extract.models import SPACY_MODEL
-nlp = spacy.load(SPACY_MODEL, exclude=["ner"])  # what kg.extract.models loads before its tagger
+nlp = spacy.load(SPACY_MODEL, exclude=["ner", "lemmatizer"])  # what kg.extract.models loads before its tagger
 list(nlp.pipe(texts[:20]))  # warm
 t0 = time.perf_counter()
 for _ in nlp.pipe(texts, batch_size=32, n_process=workers):

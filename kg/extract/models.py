@@ -42,7 +42,8 @@ def _load_nlp(tagger_dir: str):
     spacy = import_spacy()
     component.register()
     with _lock:
-        nlp = spacy.load(SPACY_MODEL, exclude=["ner"])
+        # Its OntoNotes NER and its lemmatizer: kg reads neither.
+        nlp = spacy.load(SPACY_MODEL, exclude=["ner", "lemmatizer"])
         nlp.add_pipe(component.FACTORY, name=component.KEY).set_tagger(tagger.load(tagger_dir))
         return nlp
 
