@@ -112,14 +112,15 @@ def read_corpus(path: str | Path) -> Corpus:
         raise KgError(f"{path}: no such file")
     if path.is_dir():
         raise KgError(f"{path}: is a directory, expected a corpus file (.txt, .jsonl, .json, .csv, .bib, .ris or .nbib)")
-    text = decode(path, path.read_bytes())
+    raw = decode(path, path.read_bytes())
+    text = raw
     if text.count("\r") > 2 * text.count("\n"):  # classic Mac line ends (perhaps with a last LF), any format
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise KgError(f"{path}: file is empty")
 
     corpus = Corpus(name=_corpus_name(path), path=path)
-    records = _records(path, text)
+    records = _records(path, text, raw)
     seen: dict[str, str] = {}  # normalized abstract -> paper id
     ids: set[str] = set()
     for line, rec in records:
@@ -185,15 +186,19 @@ def paper_id(text: str) -> str:
 
 # --- records ---------------------------------------------------------------------------------
 
-def _records(path: Path, text: str) -> Iterator[tuple[int | str, dict]]:
-    """(line number or "item N", record) for each record, by the file's content."""
+def _records(path: Path, text: str, raw: str) -> Iterator[tuple[int | str, dict]]:
+    """(line number or "item N", record) for each record, by the file's content.
+
+    ``text`` has classic Mac line ends made LF for the line-based readers; the CSV reader takes
+    the file as it is (``raw``): it ends rows at CR, LF or CRLF itself, and a quoted cell's line
+    breaks are the cell's."""
     stripped = text.lstrip()
     suffix = path.suffix.lower()
     json_file = suffix in (".json", ".jsonl", ".ndjson")
     if suffix in (".csv", ".tsv"):
         # Excel writes ";" in many locales, and a tab-separated file is often named .csv.
         first = stripped.split("\n", 1)[0]
-        return _csv_records(path, text, _table_header(first, strict=False) or ("\t" if suffix == ".tsv" else ","))
+        return _csv_records(path, raw, _table_header(first, strict=False) or ("\t" if suffix == ".tsv" else ","))
     # "[1] A numbered list" or "[ICLR 2025] abstracts" in a text file is text, not broken JSON;
     # "[{" opens JSON whatever the file is called.
     if stripped.startswith("["):
@@ -228,7 +233,7 @@ def _records(path: Path, text: str) -> Iterator[tuple[int | str, dict]]:
         return wos_records(text)
     delimiter = _table_header(stripped.split("\n", 1)[0])
     if delimiter and _rows_fit_header(stripped, delimiter):  # a CSV or TSV saved under another name
-        return _csv_records(path, text, delimiter)
+        return _csv_records(path, raw, delimiter)
     return _text_records(text)
 
 

@@ -694,3 +694,16 @@ def test_a_bibtex_string_defined_after_its_use_gives_its_value(tmp_path):
            f"@article{{b, title={{Two}}, journal = tpami, abstract={{{A2}}}}}\n")
     corpus = read_corpus(write(tmp_path, "refs.bib", bib))
     assert {p.venue for p in corpus.papers} == {"IEEE Transactions on Pattern Analysis and Machine Intelligence"}
+
+
+def test_line_breaks_inside_a_quoted_csv_cell_are_the_cells_own(tmp_path):
+    # More CRs than twice the LFs used to make the reader take the file for classic Mac line ends
+    # and turn every CR into LF, inside quoted cells too: "parse-\rtree" was read "parsetree".
+    cell = "\r".join(["We list the steps of our method, one a line:", "parse-", "tree building,", "scoring,",
+                      "and ranking", "of the candidates.", "It works", "well."])
+    corpus = read_corpus(write(tmp_path, "steps.csv", f'id,abstract\n1,"{cell}"\n2,"{A1}"\n'.encode(), mode="wb"))
+    assert [p.abstract for p in corpus.papers] == [cell, A1]
+    assert "parse- tree" in corpus.papers[0].text
+    # A whole CSV with classic Mac line ends is still read row by row, its cells' breaks kept.
+    mac = read_corpus(write(tmp_path, "mac.csv", f'id,abstract\r1,"{A1}\rmore"\r2,"{A2}"\r'.encode(), mode="wb"))
+    assert [p.abstract for p in mac.papers] == [f"{A1}\rmore", A2]
