@@ -62,7 +62,7 @@ def per_community(neighbours: dict[str, list[str]], comm: dict[str, str], k: int
 
 def gold_extractions(files: list[Path]) -> list[Extraction]:
     """Extractions made of the gold annotations (scaffold; the issue's 'gold' graph)."""
-    from kg.scierc import TYPE_MAP, read_scierc
+    from kg.corpus.scierc import TYPE_MAP, read_scierc
 
     out = []
     for f in files:

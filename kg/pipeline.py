@@ -38,6 +38,7 @@ class BuildOptions:
     workers: int = 1
     cache_dir: Path | None = None  # extraction cache; None disables it
     progress: bool = False
+    format: str | None = None  # the corpus's format (kg.corpus.FORMAT_NAMES); None: told by name and content
 
 
 @dataclass
@@ -95,7 +96,7 @@ def build(
     extraction); all of them are also in ``result.corpus.warnings``."""
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
-    corpus = read_corpus(corpus_path)
+    corpus = read_corpus(corpus_path, format=options.format)
     out = builds.output_path(options.out or builds.DEFAULT_EXPORTS / corpus.name)
     builds.check_replaceable(out)  # before the work, not after it
     builds.make_parent(out)

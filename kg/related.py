@@ -55,7 +55,7 @@ from kg import schema
 from kg.errors import KgError
 from kg.graph import entities_of, papers_of
 from kg.resolve import singular
-from kg.titles import clip
+from kg.corpus.titles import clip
 
 KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
 

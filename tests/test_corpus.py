@@ -7,8 +7,8 @@ import pytest
 
 from kg.corpus import MAX_WORDS, paper_id, read_corpus, rejoin_broken_words
 from kg.errors import KgError
-from kg.latex import clean_latex
-from kg.titles import derive_title
+from kg.corpus.latex import clean_latex
+from kg.corpus.titles import derive_title
 
 SEED = Path(__file__).parent.parent / "seeds" / "iclr2025_abstracts.txt"
 A1 = "We propose Latent Optimal Linear combinations (LOL) as a general method. It works well on images."

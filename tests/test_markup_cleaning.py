@@ -1,9 +1,9 @@
 """LaTeX markup in titles, names and abstracts reads as the prose its author meant, in every format."""
 import json
 
-from kg.bibliographic import split_bibtex_names
+from kg.corpus.bibtex import split_bibtex_names
 from kg.corpus import read_corpus
-from kg.latex import clean_latex
+from kg.corpus.latex import clean_latex
 
 TITLE = r"\textit{In vivo} imaging of \emph{Caenorhabditis elegans} neurons"
 ABSTRACT = (r"We present \textbf{WormTrack}, a tracker for \emph{C. elegans} neurons at $\lambda = 488$ nm "

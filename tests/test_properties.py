@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from kg.corpus import MAX_WORDS, read_corpus
 from kg.errors import KgError
 from kg.graph import build_graph
-from kg.latex import clean_latex
+from kg.corpus.latex import clean_latex
 from kg.records import ENTITY_TYPES, Paper
 from kg.resolve import resolve
-from kg.titles import derive_title
+from kg.corpus.titles import derive_title
 
 # Modest example counts keep the suite fast; bench/reliability.py runs many more.
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

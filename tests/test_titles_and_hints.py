@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.titles import derive_title
+from kg.corpus.titles import derive_title
 
 ROOT = Path(__file__).parent.parent
 

@@ -13,7 +13,7 @@ from kg.errors import KgError
 from kg.querying import (final_limit, is_ready_query, parse_params, query_params, read_query, statement_count,
                          text_params, used_params, writes_files)
 from kg.store import Store
-from kg.titles import clip
+from kg.corpus.titles import clip
 
 
 @app.command("query")
