@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from kg.records import Extraction, Mention, Paper
 
@@ -34,3 +35,22 @@ def small_corpus() -> tuple[list[Paper], list[Extraction]]:
                    ("accuracy", "Metric")),
     ]
     return [p1, p2, p3], ex
+
+
+# --- corpus files ------------------------------------------------------------------------------
+
+SEED = Path(__file__).parent.parent / "seeds" / "iclr2025_abstracts.txt"
+A1 = "We propose Latent Optimal Linear combinations (LOL) as a general method. It works well on images."
+A2 = "Policy Mirror Descent (PMD) is a popular framework in reinforcement learning with many algorithms."
+LONG1 = " ".join([A1] * 4)  # 60+ words: a line this long is a whole abstract
+LONG2 = " ".join([A2] * 4)
+
+
+def write(tmp_path: Path, name: str, content: str | bytes, mode: str = "w") -> Path:
+    """``content`` written to ``tmp_path / name`` (as UTF-8 text, or bytes with ``mode="wb"``)."""
+    p = tmp_path / name
+    if mode == "wb":
+        p.write_bytes(content)
+    else:
+        p.write_text(content, encoding="utf-8")
+    return p
