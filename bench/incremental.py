@@ -29,6 +29,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from corpora import replicate, write_jsonl  # noqa: E402
 
+from kg.builds import Manifest  # noqa: E402
+
 
 def timed_build(corpus: Path, out: Path, cache: Path, workers: int) -> tuple[float, dict]:
     cmd = [sys.executable, "-m", "kg", "build", str(corpus), "--out", str(out), "--cache", str(cache), "--quiet",
@@ -38,8 +40,7 @@ def timed_build(corpus: Path, out: Path, cache: Path, workers: int) -> tuple[flo
     dt = time.perf_counter() - t0
     if proc.returncode != 0:
         sys.exit(f"bench: build failed: {proc.stderr.strip()[-2000:]}")
-    manifest = json.loads((out / "build.json").read_text(encoding="utf-8"))
-    return dt, manifest.get("timings", {})
+    return dt, Manifest.read(out).timings
 
 
 FLOOR = """

@@ -80,13 +80,13 @@ def build_child(corpus: Path, out: Path, workers: int) -> dict:
 
 
 def time_queries(build: Path) -> dict:
-    from kg.querying import read_query
+    from kg.querying import READY_QUERIES, read_query
     from kg.store import Store
 
     out = {}
     with Store(build / "store") as store:
         paper = store.query("MATCH (p:Paper)-[:USES]->(:Method) RETURN p.id LIMIT 1").rows[0][0]
-        for q in sorted((ROOT / "queries").glob("*.cypher")):
+        for q in sorted(READY_QUERIES.glob("*.cypher")):
             t0 = time.perf_counter()
             rows = store.query(read_query(str(q)), {"paper": paper}).rows
             out[q.name] = {"seconds": round(time.perf_counter() - t0, 3), "rows": len(rows)}

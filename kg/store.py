@@ -36,6 +36,8 @@ _POOL_FULL = "buffer pool is full"
 
 @dataclass(frozen=True)
 class QueryResult:
+    """A query's rows, each a list of values in the order of ``columns``."""
+
     columns: list[str]
     rows: list[list[Any]]
 

@@ -295,12 +295,12 @@ def test_a_rebuild_keeps_the_users_files_and_names_the_corpus_it_replaces(tmp_pa
 
 
 def test_every_name_kg_writes_in_a_build_is_known_as_its_own():
-    from kg.builds import _ASSET, _PAGE
+    from kg.builds import ASSET_FILE, PAGE_FILE
     from kg.view import concept_page, paper_page
     from kg.view.render import ASSETS
 
-    assert all(_ASSET.fullmatch(name) for name in ASSETS)
-    assert _PAGE.fullmatch(paper_page("2410.01234")) and _PAGE.fullmatch(concept_page("Method:Ünïcode / LLMs"))
+    assert all(ASSET_FILE.fullmatch(name) for name in ASSETS)
+    assert PAGE_FILE.fullmatch(paper_page("2410.01234")) and PAGE_FILE.fullmatch(concept_page("Method:Ünïcode / LLMs"))
 
 
 @pytest.mark.parametrize("db,message", [("missing", "no such build folder"), ("empty", "not a kg build folder")])
@@ -343,7 +343,7 @@ def test_related_reads_stored_links_only_from_its_own_ranking_version(seed_build
     import shutil
 
     from kg.builds import Build
-    from kg.cli.related import _stored
+    from kg.related import _stored_related as _stored
 
     copy = tmp_path / "build"
     shutil.copytree(seed_build, copy)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from kg.builds import MANIFEST
 from kg.cache import DEFAULT_CACHE_DIR
 from kg.cli.app import app
 from kg.corpus.formats import FORMAT_NAMES, FORMATS
@@ -61,7 +62,7 @@ def build_command(
     except BaseException:
         warnings.close()
         raise
-    warnings.close(manifest=result.path / "build.json")
+    warnings.close(manifest=result.path / MANIFEST)
     typer.echo(summary(result))
 
 

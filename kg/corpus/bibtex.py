@@ -38,6 +38,7 @@ def sniff(source: Source) -> bool:
 
 
 def read(source: Source) -> Iterator[Located]:
+    """(line, record or Skip) for each entry, in file order; the @string macros applied."""
     return _entries(source.path, source.text)
 
 

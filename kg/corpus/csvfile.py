@@ -26,6 +26,7 @@ def sniff(source: Source) -> bool:
 
 
 def read(source: Source) -> Iterator[Located]:
+    """(first line, row as a dict of lower-cased column names) for each row."""
     # A tab-separated file is often named .csv.
     delimiter = table_header(source.first_line, strict=False) or ("\t" if source.suffix == ".tsv" else ",")
     # The file as it is, not ``source.text``: the csv module ends rows at CR, LF and CRLF itself,

@@ -21,6 +21,8 @@ from kg.errors import KgError
 
 @dataclass(frozen=True)
 class Format:
+    """One input format: how to recognise its files and how to read their records."""
+
     name: str  # as --format takes it
     description: str  # one line, for --help and error messages
     sniff: Callable[[Source], bool]
@@ -45,6 +47,7 @@ FORMAT_NAMES: tuple[str, ...] = tuple(f.name for f in FORMATS)
 
 
 def format_named(name: str) -> Format:
+    """The format called ``name`` (``--format``), or a KgError listing the names."""
     for fmt in FORMATS:
         if fmt.name == name:
             return fmt

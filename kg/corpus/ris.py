@@ -17,6 +17,7 @@ _RIS_END = re.compile(r"^ER  -", re.MULTILINE)
 
 
 def sniff(source: Source) -> bool:
+    """A ``.ris`` name, or a first line "TY  - ..."."""
     return source.suffix in SUFFIXES or source.first_line.lstrip("\ufeff").startswith("TY  -")
 
 

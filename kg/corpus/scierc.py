@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from kg.corpus.jsonfile import json_lines
@@ -103,10 +103,12 @@ def sniff(source: Source) -> bool:
 
 
 def read(source: Source) -> Iterator[Located]:
+    """(line, record) for each line: ``kg.corpus.papers`` turns the SciERC ones into papers (``to_paper``)."""
     return json_lines(source.path, source.text)
 
 
 def is_scierc(rec: dict) -> bool:
+    """Whether a record is SciERC's (tokenised ``sentences``, no ``abstract``)."""
     return "sentences" in rec and "abstract" not in rec
 
 

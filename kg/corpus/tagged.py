@@ -26,11 +26,13 @@ _WOS_FIELDS = {"TI": "title", "AB": "abstract", "SO": "venue", "PY": "year", "UT
 
 
 def sniff_medline(source: Source) -> bool:
+    """A ``.nbib`` name, or a first line "PMID- ..."."""
     first = next((line for line in file_lines(source.head) if line.strip()), "")
     return source.suffix in MEDLINE_SUFFIXES or bool(_MEDLINE_FIRST.match(first))
 
 
 def sniff_wos(source: Source) -> bool:
+    """Web of Science's header: "FN ..." then "VR ..." in the first lines."""
     lines = [line for line in file_lines(source.head)[:3] if line.strip()]
     return bool(lines) and lines[0].lstrip("\ufeff").startswith("FN ") and any(
         line.startswith("VR ") for line in lines)
