@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from hypothesis import settings
+
 from kg.records import Extraction, Mention, Paper
 
 
@@ -54,3 +56,9 @@ def write(tmp_path: Path, name: str, content: str | bytes, mode: str = "w") -> P
     else:
         p.write_text(content, encoding="utf-8")
     return p
+
+
+def examples(n: int) -> int:
+    """``n`` Hypothesis cases under the default profile; under ``--hypothesis-profile=fuzz``
+    (tests/conftest.py) as many times more as that profile runs."""
+    return max(1, n * settings().max_examples // 100)
