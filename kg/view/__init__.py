@@ -18,6 +18,7 @@ from pathlib import Path
 import networkx as nx
 
 from kg import forks
+from kg.compat import batched
 from kg.builds import INDEX_HTML, VIEWS, Manifest
 from kg.errors import KgError
 from kg.graph import entities_of, papers_of
@@ -135,7 +136,7 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
     job = _PageJob(g, views, corpus, related, has_page, atomic=not fresh)
     nodes = [(True, p) for p in papers] + [(False, e) for e in ents]
     if workers > 1 and len(nodes) >= MIN_PARALLEL_PAGES and forks.can_fork():
-        forks.run(job, _chunks(nodes, PAGES_PER_TASK), workers)
+        forks.run(job, list(batched(nodes, PAGES_PER_TASK)), workers)
     else:
         job(nodes)
     return write_overview(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)
@@ -162,7 +163,3 @@ class _PageJob:
                 _write(self.views / concept_page(n), _view_html(concept_view(g, corpus, n, has_page=has_page)),
                        self.atomic)
         return len(nodes)
-
-
-def _chunks(items: list, n: int) -> list[list]:
-    return [items[i:i + n] for i in range(0, len(items), n)]
