@@ -6,7 +6,9 @@ from pathlib import Path
 
 from hypothesis import settings
 
+from kg.graph import build_graph
 from kg.records import Extraction, Mention, Paper
+from kg.resolve import resolve
 
 
 def paper(pid: str, text: str, title: str | None = None) -> Paper:
@@ -62,3 +64,32 @@ def examples(n: int) -> int:
     """``n`` Hypothesis cases under the default profile; under ``--hypothesis-profile=fuzz``
     (tests/conftest.py) as many times more as that profile runs."""
     return max(1, n * settings().max_examples // 100)
+
+
+# --- a graph for the views ------------------------------------------------------------------------
+
+HOSTILE = '</script><script>alert("pwned")</script><img src=x onerror=alert(1)>'
+
+
+def view_corpus():
+    """Five papers: two on mirror descent, two on translation, one with a hostile abstract and URL."""
+    specs = [
+        ("pmd", "Policy Mirror Descent (PMD) converges fast on MinAtar.",
+         [("Policy Mirror Descent", "Method"), ("PMD", "Method"), ("MinAtar", "Dataset")]),
+        ("pmd2", "We analyse Policy Mirror Descent for reinforcement learning.",
+         [("Policy Mirror Descent", "Method"), ("reinforcement learning", "Task")]),
+        ("mt", "Neural machine translation with attention, scored by BLEU.",
+         [("Neural machine translation", "Task"), ("BLEU", "Metric")]),
+        ("mt2", "Statistical machine translation on Europarl, scored by BLEU.",
+         [("Statistical machine translation", "Task"), ("Europarl", "Dataset"), ("BLEU", "Metric")]),
+        ("evil", f"Reinforcement learning on MinAtar. {HOSTILE}",
+         [("Reinforcement learning", "Task"), ("MinAtar", "Dataset")]),
+    ]
+    papers, exs = [], []
+    for pid, text, ents in specs:
+        p = paper(pid, text, title=HOSTILE if pid == "evil" else text.split(" with")[0].split(" on ")[0])
+        if pid == "evil":
+            p = type(p)(**{**p.__dict__, "url": "javascript:alert(1)"})
+        papers.append(p)
+        exs.append(extraction(p, *ents))
+    return build_graph(papers, exs, resolve(papers, exs))
