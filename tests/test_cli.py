@@ -419,3 +419,14 @@ def test_an_output_path_that_cannot_be_created_is_one_line_naming_it(seed_build,
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("kg: error: ") and "/proc" in lines[0], proc.stderr
+
+
+def test_build_takes_a_format_by_name_and_lists_them(tmp_path):
+    from kg.corpus import FORMAT_NAMES
+
+    help_text = " ".join(kg("build", "--help", check=True).stdout.split())
+    assert all(name in help_text for name in FORMAT_NAMES)
+    corpus = tmp_path / "notes.txt"
+    corpus.write_text("We study parsing.\n", encoding="utf-8")
+    proc = kg("build", str(corpus), "--format", "yaml", cwd=tmp_path)
+    assert proc.returncode == 2 and "yaml" in proc.stderr and "Traceback" not in proc.stderr
