@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from _common import ROOT
 SHARED = ROOT.parent / "shared"
 SCIERC = [SHARED / "bench" / "scierc" / "train.json", SHARED / "bench" / "scierc" / "dev.json"]
 SEED = ROOT / "seeds" / "iclr2025_abstracts.txt"

@@ -23,15 +23,13 @@ import argparse
 import json
 import random
 import signal
-import sys
 import tempfile
 import time
 import traceback
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from _common import report
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import seed as hypothesis_seed  # noqa: E402
@@ -223,7 +221,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip", nargs="*", default=[], choices=["inputs", "kills", "swaps"])
     args = ap.parse_args()
-    report: dict = {"seed": args.seed}
+    result: dict = {"seed": args.seed}
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         for option, name, run in (("inputs", "inputs", lambda: bench_inputs(args.inputs, args.seed, t)),
@@ -233,20 +231,20 @@ def main() -> None:
                 continue
             t0 = time.monotonic()
             try:
-                report[name] = run()
+                result[name] = run()
             except Exception:  # noqa: BLE001 - the bench itself broke: say where
-                report[name] = {"error": traceback.format_exc(limit=3)}
-            report[name]["seconds"] = round(time.monotonic() - t0, 1)
-    lost = sum(report.get(k, {}).get("papers_lost", 0) for k in ("kills", "swap_kills"))
-    report["summary"] = {
-        "inputs_tried": report.get("inputs", {}).get("files", 0),
-        "records_tried": report.get("inputs", {}).get("records", 0),
-        "records_unaccounted": report.get("inputs", {}).get("records_unaccounted", 0),
-        "interruptions_tried": sum(report.get(k, {}).get("tried", 0) for k in ("kills", "swap_kills")),
-        "interruptions_survived": sum(report.get(k, {}).get("survived", 0) for k in ("kills", "swap_kills")),
+                result[name] = {"error": traceback.format_exc(limit=3)}
+            result[name]["seconds"] = round(time.monotonic() - t0, 1)
+    lost = sum(result.get(k, {}).get("papers_lost", 0) for k in ("kills", "swap_kills"))
+    result["summary"] = {
+        "inputs_tried": result.get("inputs", {}).get("files", 0),
+        "records_tried": result.get("inputs", {}).get("records", 0),
+        "records_unaccounted": result.get("inputs", {}).get("records_unaccounted", 0),
+        "interruptions_tried": sum(result.get(k, {}).get("tried", 0) for k in ("kills", "swap_kills")),
+        "interruptions_survived": sum(result.get(k, {}).get("survived", 0) for k in ("kills", "swap_kills")),
         "papers_lost": lost,
     }
-    print(json.dumps(report, indent=2, ensure_ascii=False))
+    report(result)
 
 
 if __name__ == "__main__":
