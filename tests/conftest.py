@@ -7,11 +7,14 @@ draws fresh cases, many more of them, to look for new failures. Each property te
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import settings
 
 settings.register_profile("default", derandomize=True, deadline=None, print_blob=True)
-settings.register_profile("fuzz", max_examples=5_000, derandomize=False,
+# The fuzz profile's size: bench/fuzz.py --cases N sets it.
+settings.register_profile("fuzz", max_examples=int(os.environ.get("KG_FUZZ_CASES", 5_000)), derandomize=False,
                           deadline=None, print_blob=True)
 settings.load_profile("default")
 
