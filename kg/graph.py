@@ -16,6 +16,12 @@ from kg.records import Extraction, Paper
 from kg.resolve import Resolution
 
 
+def paper_text(attrs: dict) -> str:
+    """The text a paper's mention spans index: ``text`` where cleaning changed the abstract, else ``abstract``."""
+    text = attrs.get("text")
+    return text if text is not None else attrs.get("abstract") or ""
+
+
 def build_graph(
     papers: Iterable[Paper], extractions: Iterable[Extraction], resolution: Resolution
 ) -> nx.DiGraph:
@@ -32,7 +38,8 @@ def build_graph(
             label=schema.PAPER,
             title=p.title,
             abstract=p.abstract,
-            text=p.text,
+            # Stored once: the cleaned text only where cleaning changed the abstract.
+            text=p.text if p.text != p.abstract else None,
             source=p.source,
             authors=list(p.authors),
             year=p.year,

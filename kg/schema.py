@@ -26,8 +26,8 @@ RELATED_REL = "RELATED_TO"
 PAPER_PROPERTIES: dict[str, str] = {
     "id": "STRING",
     "title": "STRING",
-    "abstract": "STRING",  # raw text as given
-    "text": "STRING",  # cleaned text; mention spans index this
+    "abstract": "STRING",  # as given
+    "text": "STRING",  # the cleaned abstract, only where cleaning changed it; mention spans index it
     "source": "STRING",
     "authors": "STRING[]",
     "year": "INT64",
@@ -50,7 +50,7 @@ MENTION_PROPERTIES: dict[str, str] = {
     "mentions": "INT64",  # mentions of the entity in this paper
     "score": "DOUBLE",  # best extraction confidence, 0..1
     "surface": "STRING[]",  # distinct surface forms, as written
-    "span_starts": "INT64[]",  # character offsets into Paper.text
+    "span_starts": "INT64[]",  # character offsets into Paper.text, or abstract where there is no text
     "span_ends": "INT64[]",
     "sentences": "STRING[]",  # the sentence of each span, same order
 }

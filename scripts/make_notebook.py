@@ -20,14 +20,16 @@ This notebook builds the knowledge graph of the 19 ICLR 2025 abstracts in `seeds
 Python API, looks at what was extracted, asks Cypher questions of the embedded store, finds
 related papers with the reasons, shows the interactive view, and plots the top methods and tasks.
 Everything runs offline."""),
-    ("code", """from pathlib import Path
+    ("code", """import os
+from pathlib import Path
 
 import kg
 from kg import BuildOptions, build
 
 ROOT = Path.cwd().parent if Path.cwd().name == "notebooks" else Path.cwd()
-result = build(ROOT / "seeds" / "iclr2025_abstracts.txt",
-               BuildOptions(out=ROOT / "exports" / "iclr2025_walkthrough"))
+# The build folder: exports/ of the clone, unless KG_WALKTHROUGH_OUT names another (the tests' temp dir).
+OUT = Path(os.environ.get("KG_WALKTHROUGH_OUT") or ROOT / "exports" / "iclr2025_walkthrough")
+result = build(ROOT / "seeds" / "iclr2025_abstracts.txt", BuildOptions(out=OUT))
 print(f"{len(result.corpus.papers)} papers -> {result.entity_counts}")
 print(result.resolution.summary)
 g = result.graph"""),

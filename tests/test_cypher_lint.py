@@ -5,7 +5,8 @@ send, and the generated cypher-shell script, with kg's labels, relationship
 types, property keys and each statement's parameters declared. An error
 diagnostic fails; so does a warning that a label, type or property is unknown,
 since kg.schema is the whole schema and such a name can only be a typo.
-Needs Node 20 and ``npm ci --prefix tests/cypher_lint`` (done by .ci/run).
+Needs Node 24 (>= 24.11.1, which the package asks for) and ``npm ci --prefix tests/cypher_lint``;
+.ci/run installs both.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ LINT = HERE / "cypher_lint"
 REPO = HERE.parent
 PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 # Sample values, so the front end knows each parameter's type.
-PARAM_VALUES = {"rows": [{"id": "", "props": {}}], "limit": 1, "probe": ""}
+PARAM_VALUES = {"rows": [{"id": "", "props": {}}], "limit": 1}
 
 
 def kg_schema() -> dict:
@@ -47,7 +48,7 @@ def lint(queries: list[dict]) -> dict[str, list[dict]]:
     node = shutil.which("node")
     installed = (LINT / "node_modules" / "@neo4j-cypher" / "language-support").is_dir()
     if node is None or not installed:
-        reason = ("Node 20 and `npm ci --prefix tests/cypher_lint` are needed for the Cypher lint "
+        reason = ("Node 24 and `npm ci --prefix tests/cypher_lint` are needed for the Cypher lint "
                   f"(node: {node or 'missing'}, package installed: {installed})")
         if os.environ.get("CI"):
             pytest.fail(reason + " -- and CI is set, so this must not skip")

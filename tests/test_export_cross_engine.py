@@ -2,7 +2,7 @@
 so a user's queries carry over to Neo4j unchanged.
 
 The same graph goes into LadybugDB (kg.store.write_store) and, through the
-Bolt exporter, into FalkorDB; every ``queries/*.cypher`` runs on both (over
+Bolt exporter, into ArcadeDB (tests/arcadedb_server.py); every ``queries/*.cypher`` runs on both (over
 Bolt with the neo4j driver, as a Neo4j user would run it) and the rows must
 match. collect() order is unspecified in Cypher, so lists are compared as
 sorted; floats to 9 decimals.
@@ -19,7 +19,7 @@ from kg.export.neo4j_bolt import BoltTarget, export_bolt
 from kg.export.rows import export_graph
 from kg.querying import query_params, read_query
 from kg.store import Store, write_store
-from tests.falkordb_server import bolt, falkordb_server  # noqa: F401  (fixtures)
+from tests.arcadedb_server import arcadedb_server, bolt  # noqa: F401  (fixtures)
 from tests.test_export_samples import sample_graph
 
 pytestmark = pytest.mark.slow
@@ -55,11 +55,10 @@ def test_there_are_queries_to_compare():
 
 
 def test_every_ready_query_answers_the_same_on_both_engines(bolt, store):
-    export_bolt(plan(export_graph(sample_graph(extra_papers=6)), BoltOptions(batch_bytes=3000)),
-                BoltTarget(bolt.bolt_uri))
-    bolt.settle()
+    export_bolt(plan(export_graph(sample_graph(extra_papers=6)), BoltOptions()),
+                BoltTarget(bolt.bolt_uri, *bolt.auth))
     compared = 0
-    with GraphDatabase.driver(bolt.bolt_uri, auth=None) as driver, driver.session() as session:
+    with GraphDatabase.driver(bolt.bolt_uri, auth=bolt.auth) as driver, driver.session() as session:
         for path in QUERIES:
             text = read_query(str(path))
             params = {name: PARAMS[name] for name in query_params(text)}
@@ -71,5 +70,4 @@ def test_every_ready_query_answers_the_same_on_both_engines(bolt, store):
             assert rows, path.name  # an empty answer on both would prove nothing
             assert cells(rows) == cells(embedded.rows), (path.name, rows, embedded.rows)
             compared += 1
-    bolt.settle()
     assert compared == len(QUERIES)

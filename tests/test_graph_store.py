@@ -5,7 +5,7 @@ import pytest
 
 from kg import schema
 from kg.errors import KgError
-from kg.graph import build_graph
+from kg.graph import build_graph, paper_text
 from kg.graphio import read_json, write_graphml, write_json
 from kg.resolve import resolve
 from kg.store import Store, write_store
@@ -22,12 +22,31 @@ def test_papers_link_to_typed_entities_with_evidence(graph):
     e = graph.edges["p1", "Method:policy mirror descent"]
     assert e["type"] == "USES" and e["mentions"] == 2
     assert e["surface"] == ["Policy Mirror Descent", "PMD"]
-    text = graph.nodes["p1"]["text"]
+    text = paper_text(graph.nodes["p1"])
     assert [text[s:t] for s, t in zip(e["span_starts"], e["span_ends"])] == e["surface"]
     assert graph.edges["p3", "Dataset:minatar"]["type"] == "EVALUATES_ON"
     assert graph.edges["p3", "Metric:accuracy"]["type"] == "MEASURES"
     assert graph.nodes["Dataset:minatar"]["papers"] == 2
     assert graph.nodes["p1"]["key_concepts"] == ["policy mirror descent"]
+
+
+def test_a_paper_stores_its_abstract_once(tmp_path):
+    """``text`` only where cleaning changed the abstract; the spans index whichever holds the clean text."""
+    from kg.records import Extraction, Mention, Paper
+
+    plain = Paper(id="a", title="a", abstract="We use BERT.", text="We use BERT.", source="t:1")
+    marked = Paper(id="b", title="b", abstract="We use \\textsc{BERT}.", text="We use BERT.", source="t:2")
+    ex = [Extraction(p.id, (Mention("BERT", "Method", 7, 11, "We use BERT.", 0.9),)) for p in (plain, marked)]
+    g = build_graph([plain, marked], ex, resolve([plain, marked], ex))
+    assert g.nodes["a"]["abstract"] == "We use BERT." and g.nodes["a"]["text"] is None
+    assert g.nodes["b"]["abstract"] == "We use \\textsc{BERT}." and g.nodes["b"]["text"] == "We use BERT."
+    for pid in "ab":
+        e = g.edges[pid, "Method:bert"]
+        assert paper_text(g.nodes[pid])[e["span_starts"][0]:e["span_ends"][0]] == "BERT"
+    write_store(g, tmp_path / "store")
+    with Store(tmp_path / "store") as s:
+        rows = s.query("MATCH (p:Paper) RETURN p.id, p.text ORDER BY p.id").rows
+    assert rows == [["a", None], ["b", "We use BERT."]]
 
 
 def test_every_attribute_is_in_the_schema(graph):

@@ -25,7 +25,9 @@ def test_notebook_is_stored_without_outputs():
     assert all(not c.get("outputs") and c.get("execution_count") is None for c in nb.cells if c.cell_type == "code")
 
 
-def test_walkthrough_notebook_executes(tmp_path):
+def test_walkthrough_notebook_executes(tmp_path, monkeypatch):
+    out = tmp_path / "walkthrough"
+    monkeypatch.setenv("KG_WALKTHROUGH_OUT", str(out))  # not exports/ of the clone: the kernel inherits it
     nb = nbformat.read(NOTEBOOK, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
                                      resources={"metadata": {"path": str(NOTEBOOK.parent)}})
@@ -33,3 +35,4 @@ def test_walkthrough_notebook_executes(tmp_path):
     text = "\n".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert "19 papers" in text
     assert "shared:" in text
+    assert (out / "index.html").is_file()  # the build went where it was told

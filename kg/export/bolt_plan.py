@@ -1,7 +1,8 @@
 """What the Bolt exporter will send, worked out before it connects: statements and batches.
 
 Batches are bounded by rows and by the encoded size of the Bolt RUN message,
-because some Bolt servers (FalkorDB 4.16) crash on large messages. Labels,
+so what one transaction asks of the server stays bounded however long the
+abstracts are, and a row too large is reported before connecting. Labels,
 types and property keys spliced into statements come from kg.schema, never
 from the corpus; values always travel as parameters. No driver import here,
 so the cypher-shell script and the lint test can share these statements.
@@ -56,11 +57,6 @@ def unique_constraint(label: str) -> str:
     return f"CREATE CONSTRAINT kg_{label.lower()}_id IF NOT EXISTS FOR (n:{label}) REQUIRE n.id IS UNIQUE"
 
 
-def plain_index(label: str) -> str:
-    # The older, unnamed form that servers without constraint DDL (FalkorDB) accept.
-    return f"CREATE INDEX FOR (n:{label}) ON (n.id)"
-
-
 def delete_some(label: str) -> str:
     return f"MATCH (n:{label}) WITH n LIMIT $limit DETACH DELETE n RETURN count(*) AS deleted"
 
@@ -73,9 +69,7 @@ def count_relationships(rel_type: str) -> str:
     return f"MATCH ()-[r:{rel_type}]->() RETURN count(r) AS n"
 
 
-SPLICE_PROBE = "RETURN $probe AS probe"
 COMPONENTS = "CALL dbms.components() YIELD name, versions, edition RETURN name, versions[0] AS version, edition"
-INDEXES = "CALL db.indexes() YIELD label, properties RETURN label, properties"
 
 
 @dataclass(frozen=True)
@@ -93,12 +87,11 @@ class BoltPlan:
 
     def statements(self) -> dict[str, set[str]]:
         """Every statement text the exporter can send, with the parameters it declares."""
-        out: dict[str, set[str]] = {COMPONENTS: set(), INDEXES: set(), SPLICE_PROBE: {"probe"}}
+        out: dict[str, set[str]] = {COMPONENTS: set()}
         for b in self.batches:
             out[b.query] = {"rows"}
         for label in self.labels:
             out[unique_constraint(label)] = set()
-            out[plain_index(label)] = set()
             out[delete_some(label)] = {"limit"}
             out[count_nodes(label)] = set()
         for t in self.rel_types:
@@ -137,7 +130,7 @@ def _batches(group: str, query: str, rows: Iterator[dict[str, Any]], options: Bo
     base = run_message_size(query, {"rows": []}) + 4
     size = base
     for row in rows:
-        row_size = packed_size(escape_strings(row))  # the larger form, so either fits the bound
+        row_size = packed_size(row)
         if base + row_size > options.batch_bytes:
             ident = row.get("id") or f"{row.get('start')}->{row.get('end')}"
             raise KgError(
@@ -153,13 +146,3 @@ def _batches(group: str, query: str, rows: Iterator[dict[str, Any]], options: Bo
         out.append(Batch(group, query, current, run_message_size(query, {"rows": current})))
     return out
 
-
-def escape_strings(value: Any) -> Any:
-    """Every string in ``value`` with ``\\`` and ``'`` backslash-escaped, for servers that splice parameters."""
-    if isinstance(value, str):
-        return value.replace("\\", "\\\\").replace("'", "\\'")
-    if isinstance(value, list):
-        return [escape_strings(v) for v in value]
-    if isinstance(value, dict):
-        return {k: escape_strings(v) for k, v in value.items()}
-    return value

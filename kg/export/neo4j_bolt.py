@@ -18,8 +18,7 @@ from neo4j.exceptions import AuthError, DriverError, Neo4jError, ServiceUnavaila
 
 from kg.errors import KgError
 from kg.export.bolt_plan import (
-    COMPONENTS, INDEXES, SPLICE_PROBE, Batch, BoltPlan, count_nodes, count_relationships, delete_some,
-    escape_strings, plain_index, unique_constraint,
+    COMPONENTS, Batch, BoltPlan, count_nodes, count_relationships, delete_some, unique_constraint,
 )
 
 
@@ -47,7 +46,7 @@ class BoltTarget:
 
     @property
     def auth(self) -> tuple[str, str] | None:
-        # No password at all means "no auth" (Neo4j with NEO4J_AUTH=none, FalkorDB).
+        # No password at all means "no auth" (Neo4j with NEO4J_AUTH=none).
         if self.password is None:
             return None
         return (self.user or "neo4j", self.password)
@@ -56,14 +55,16 @@ class BoltTarget:
 @dataclass(frozen=True)
 class ServerProfile:
     agent: str  # what the server announces in its Bolt HELLO
-    neo4j: bool  # dbms.components() answered as Neo4j: constraint DDL is available
-    product: str
-    # The server pastes string parameters into the query text inside single quotes, undoing
-    # backslash escapes and failing on a quote (FalkorDB 4.16's Bolt endpoint): send them escaped.
-    splices_parameters: bool = False
+    product: str | None  # the Neo4j kernel dbms.components() names, if it answers
 
     def describe(self) -> str:
-        return self.product if self.product == self.agent else f"{self.product} (announces {self.agent})"
+        # Neo4j announces just "Neo4j/5.26.0"; other servers speaking Bolt say more ("Neo4j/5.26.0
+        # compatible (ArcadeDB 26.10.2)"), and some answer dbms.components() as a Neo4j kernel too.
+        if self.product is None:
+            return self.agent
+        if self.agent.startswith("Neo4j/") and " " not in self.agent:
+            return self.product
+        return f"{self.agent}, answering as {self.product}"
 
 
 @dataclass
@@ -106,10 +107,10 @@ def export_bolt(
                     step = "deleting kg's nodes (--replace)"
                     report.deleted = _delete_all(session, the_plan.labels, options.batch_size)
                 step = "creating constraints"
-                report.schema_actions = _ensure_keys(session, profile, the_plan.labels)
+                report.schema_actions = _ensure_keys(session, the_plan.labels)
                 for i, batch in enumerate(the_plan.batches, 1):
                     step = f"writing batch {i} ({batch.group}, {len(batch.rows)} rows, {batch.size} bytes)"
-                    session.execute_write(_run_batch, batch, profile.splices_parameters)
+                    session.execute_write(_run_batch, batch)
                     report.batches += 1
                     report.rows += len(batch.rows)
                     progress(len(batch.rows))
@@ -125,11 +126,8 @@ def export_bolt(
 
 
 def detect(driver: neo4j.Driver, session: neo4j.Session) -> ServerProfile:
-    """Neo4j answers dbms.components(); other Bolt servers may announce "Neo4j/x" but do not."""
+    """What the server announces, and what dbms.components() says it is (where it answers)."""
     agent = driver.get_server_info().agent
-    # A backslash-t parameter must come back as the two characters sent.
-    probe = "\\t"
-    echoed = session.execute_read(lambda tx: tx.run(SPLICE_PROBE, probe=probe).single()["probe"])
     try:
         rows = session.execute_read(lambda tx: tx.run(COMPONENTS).data())
     except Neo4jError:
@@ -137,36 +135,19 @@ def detect(driver: neo4j.Driver, session: neo4j.Session) -> ServerProfile:
     kernel = [r for r in rows if str(r.get("name", "")).startswith("Neo4j")]
     if kernel:
         r = kernel[0]
-        product = f"Neo4j {r.get('version')} {r.get('edition', '')}".strip()
-        return ServerProfile(agent, True, product, splices_parameters=echoed != probe)
-    return ServerProfile(agent, False, "a Bolt server that is not Neo4j", splices_parameters=echoed != probe)
+        return ServerProfile(agent, f"Neo4j {r.get('version')} {r.get('edition', '')}".strip())
+    return ServerProfile(agent, None)
 
 
-def _ensure_keys(session: neo4j.Session, profile: ServerProfile, labels: tuple[str, ...]) -> list[str]:
-    """Uniqueness constraints on Neo4j; a plain index on ``id`` where only that exists; else nothing."""
-    if profile.neo4j:
-        for label in labels:
-            session.execute_write(lambda tx, q=unique_constraint(label): tx.run(q).consume())
-        return [f"unique constraint on :{label}(id)" for label in labels]
-    try:
-        listed = session.execute_read(lambda tx: tx.run(INDEXES).data())
-        indexed = {r["label"] for r in listed if r["properties"] == ["id"]}
-    except Neo4jError:
-        return ["no index (the server lists none and supports no constraints)"]
-    actions = []
+def _ensure_keys(session: neo4j.Session, labels: tuple[str, ...]) -> list[str]:
+    """A uniqueness constraint on ``id`` per label (Neo4j 5's DDL, IF NOT EXISTS): MERGE then uses its index."""
     for label in labels:
-        if label in indexed:
-            continue
-        try:
-            session.execute_write(lambda tx, q=plain_index(label): tx.run(q).consume())
-            actions.append(f"index on :{label}(id)")
-        except Neo4jError:
-            actions.append(f"no index on :{label}(id) (server refused)")
-    return actions
+        session.execute_write(lambda tx, q=unique_constraint(label): tx.run(q).consume())
+    return [f"unique constraint on :{label}(id)" for label in labels]
 
 
-def _run_batch(tx: neo4j.ManagedTransaction, batch: Batch, splices: bool) -> None:
-    tx.run(batch.query, rows=escape_strings(batch.rows) if splices else batch.rows).consume()
+def _run_batch(tx: neo4j.ManagedTransaction, batch: Batch) -> None:
+    tx.run(batch.query, rows=batch.rows).consume()
 
 
 def _delete_all(session: neo4j.Session, labels: tuple[str, ...], limit: int) -> int:

@@ -1,8 +1,7 @@
 """Bytes a value takes in Bolt's PackStream encoding, to bound each message before it is sent.
 
-Some Bolt servers fail on large messages (FalkorDB 4.16's Bolt endpoint
-crashes on one over about 4 KB), so batches are cut by encoded size, which
-is cheap to compute exactly: a marker byte, a length field that grows with
+Batches are cut by encoded size (kg.export.bolt_plan), which is cheap to
+compute exactly: a marker byte, a length field that grows with
 the size, then the payload. tests/test_export_bolt.py checks these numbers
 against the neo4j driver's own packer.
 """

@@ -12,7 +12,7 @@ import networkx as nx
 from pyvis.network import Network
 
 from kg import schema
-from kg.graph import entities_of, papers_of
+from kg.graph import entities_of, paper_text, papers_of
 from kg.related import RelatedPaper
 from kg.corpus.titles import clip
 from kg.view.names import concept_page, paper_page
@@ -52,7 +52,7 @@ class _Builder:
         if label_type == schema.PAPER:
             # The cleaned text reads better than the raw one ("$2.8\times$" -> "2.8×"); same words.
             info = {"type": "Paper", "id": nid, "title": d.get("title") or nid,
-                    "abstract": d.get("text") or d.get("abstract") or "",
+                    "abstract": paper_text(d),
                     "authors": list(d.get("authors") or []), "year": d.get("year"), "venue": d.get("venue"),
                     "url": _safe_url(d.get("url")), "href": self.href(nid)}
             shown = clip(d.get("title") or nid, 42)
