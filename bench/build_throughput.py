@@ -35,12 +35,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from _common import ROOT, floor_s, report
 
 from corpora import replicate, write_jsonl  # noqa: E402
-from incremental import floor_s  # noqa: E402
 
 
 def time_kg(corpus: Path, out: Path, workers: int) -> dict:
@@ -125,11 +122,11 @@ def main() -> None:
         alone = time_spacy_alone(corpus, args.workers)
     # The part of kg's time that does not grow with the corpus: start, import, load the models.
     floor = floor_s()
-    print(json.dumps({"kg": kg, "naive": naive, "speedup": round(kg["abstracts_per_s"] / naive["abstracts_per_s"], 1),
-                      "spacy_alone": alone,
-                      "spacy_alone_vs_naive": round(alone["abstracts_per_s"] / naive["abstracts_per_s"], 1),
-                      "start_and_load_models_s": round(floor, 2),
-                      "cpus": os.cpu_count()}, indent=2))
+    report({"kg": kg, "naive": naive, "speedup": round(kg["abstracts_per_s"] / naive["abstracts_per_s"], 1),
+            "spacy_alone": alone,
+            "spacy_alone_vs_naive": round(alone["abstracts_per_s"] / naive["abstracts_per_s"], 1),
+            "start_and_load_models_s": round(floor, 2),
+            "cpus": os.cpu_count()})
 
 
 if __name__ == "__main__":

@@ -15,14 +15,14 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from _common import ROOT
 SHARED = ROOT.parent / "shared"
 SCIERC = [SHARED / "bench" / "scierc" / "train.json", SHARED / "bench" / "scierc" / "dev.json"]
 SEED = ROOT / "seeds" / "iclr2025_abstracts.txt"
 
 
 def scierc_records() -> list[dict]:
-    from kg.scierc import read_scierc
+    from kg.corpus.scierc import read_scierc
 
     missing = [p for p in SCIERC if not p.exists()]
     if missing:
@@ -38,7 +38,7 @@ def base_records() -> list[dict]:
 
 
 def replicate(n: int, seed: int = 0) -> Iterator[dict]:
-    from kg.corpus import _normalized
+    from kg.corpus.papers import normalized as _normalized
 
     base = base_records()
     rng = random.Random(seed)

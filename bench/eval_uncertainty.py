@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from kg.evaluate import MATCH_MODES, score  # noqa: E402
 from kg.extract import Extractor  # noqa: E402
 from kg.records import Paper  # noqa: E402
-from kg.scierc import read_gold  # noqa: E402
+from kg.corpus.scierc import read_gold  # noqa: E402
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ def corpus(n: int) -> list[str]:
     bench = ROOT.parent / "shared" / "bench" / "scierc"
     texts: list[str] = []
     if bench.exists():
-        from kg.scierc import read_scierc
+        from kg.corpus.scierc import read_scierc
         for split in ("train", "dev"):
             texts += [d.text for d in read_scierc(bench / f"{split}.json")]
     seeds = (ROOT / "seeds" / "iclr2025_abstracts.txt").read_text(encoding="utf-8").split("\n\n")[1:]

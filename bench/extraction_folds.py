@@ -25,7 +25,6 @@ sys.path.insert(0, str(ROOT))
 
 from kg.evaluate import score  # noqa: E402
 from kg.extract import Extractor, postprocess, training  # noqa: E402
-from kg.records import Paper  # noqa: E402
 
 BENCH = ROOT.parent / "shared" / "bench"
 

@@ -17,48 +17,20 @@ beside 10% of the cold build, it shows how much of the budget is spent before th
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
+from _common import floor_s, kg_build, report
 
 from corpora import replicate, write_jsonl  # noqa: E402
 
+from kg.builds import Manifest  # noqa: E402
+
 
 def timed_build(corpus: Path, out: Path, cache: Path, workers: int) -> tuple[float, dict]:
-    cmd = [sys.executable, "-m", "kg", "build", str(corpus), "--out", str(out), "--cache", str(cache), "--quiet",
-           "--workers", str(workers)]
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    dt = time.perf_counter() - t0
-    if proc.returncode != 0:
-        sys.exit(f"bench: build failed: {proc.stderr.strip()[-2000:]}")
-    manifest = json.loads((out / "build.json").read_text(encoding="utf-8"))
-    return dt, manifest.get("timings", {})
-
-
-FLOOR = """
-from kg.cli import main  # noqa: F401  (what `kg build` imports before anything else)
-from kg.extract import Extractor
-from kg.records import Paper
-text = "We propose a transformer model for machine translation and evaluate it on WMT14."
-list(Extractor(use_keybert=True).extract([Paper(id="p", title="", abstract=text, text=text)]))
-"""
-
-
-def floor_s(runs: int = 3) -> float:
-    best = None
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", FLOOR], cwd=ROOT, check=True, capture_output=True)
-        dt = time.perf_counter() - t0
-        best = dt if best is None else min(best, dt)
-    return best
+    """Seconds of a whole `kg build --cache` process, and its stage timings from its manifest."""
+    dt = kg_build(corpus, out, "--cache", str(cache), "--workers", str(workers))
+    return dt, Manifest.read(out).timings
 
 
 def main() -> None:
@@ -76,12 +48,12 @@ def main() -> None:
         write_jsonl(records, tmp / "corpus.jsonl")
         warm, t_warm = timed_build(tmp / "corpus.jsonl", tmp / "out", tmp / "cache", args.workers)
     floor = floor_s()
-    print(json.dumps({
+    report({
         "abstracts": args.n, "added": added, "workers": args.workers,
         "cold_s": round(cold, 2), "incremental_s": round(warm, 2), "ratio": round(warm / cold, 3),
         "start_and_load_models_s": round(floor, 2), "ten_percent_of_cold_s": round(cold / 10, 2),
         "cold_stages_s": t_cold, "incremental_stages_s": t_warm,
-    }, indent=2))
+    })
 
 
 if __name__ == "__main__":

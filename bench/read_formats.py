@@ -17,8 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _common import report
 
 from kg.corpus import read_corpus  # noqa: E402
 
@@ -62,7 +61,7 @@ def main() -> None:
                 sys.exit(f"bench: {name}: read {len(corpus.papers)} papers, expected {args.n}")
             out["seconds"][name] = round(dt, 2)
             out["records_per_s"][name] = round(args.n / dt)
-    print(json.dumps(out, indent=2))
+    report(out)
 
 
 if __name__ == "__main__":

@@ -18,13 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT, report
 
 from kg.corpus import Corpus, read_corpus  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
@@ -62,7 +60,7 @@ def per_community(neighbours: dict[str, list[str]], comm: dict[str, str], k: int
 
 def gold_extractions(files: list[Path]) -> list[Extraction]:
     """Extractions made of the gold annotations (scaffold; the issue's 'gold' graph)."""
-    from kg.scierc import TYPE_MAP, read_scierc
+    from kg.corpus.scierc import TYPE_MAP, read_scierc
 
     out = []
     for f in files:
@@ -126,7 +124,7 @@ def main() -> None:
         rng = random.Random(seed)
         rand.append(precision({p: rng.sample([q for q in ids if q != p], k) for p in ids}, comm, k))
 
-    print(json.dumps({
+    report({
         "benchmark": "related papers: same-community precision@k on SciERC train+dev",
         "graph": graph_kind,
         "papers": len(ids),
@@ -142,7 +140,7 @@ def main() -> None:
         "kg_unexplained_neighbours": unexplained,
         "community_sizes": {c: sum(1 for p in ids if comm[p] == c) for c in sorted(set(comm.values()))},
         "seconds": {"read_and_extract": round(t_extract, 1), "kg_ranking": round(t_kg, 2)},
-    }, indent=2))
+    })
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ Prints one JSON object:
 * ``swap_kills``: the build's final folder swap killed before each of its steps, once and
   twice in a row, every combination.
 
-It reuses the checks of tests/test_properties.py and tests/test_reliability_interrupt.py, so
-the figures measure exactly what the tests assert. Run from the repository root.
+It reuses the checks of tests/test_properties.py and tests/interrupting.py (the machinery of
+tests/test_reliability_interrupt.py), so the figures measure exactly what the tests assert.
+Run from the repository root.
 """
 from __future__ import annotations
 
@@ -22,22 +23,20 @@ import argparse
 import json
 import random
 import signal
-import sys
 import tempfile
 import time
 import traceback
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from _common import report
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import seed as hypothesis_seed  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from tests import test_properties as props  # noqa: E402
-from tests import test_reliability_interrupt as intr  # noqa: E402
+from tests import interrupting as intr  # noqa: E402
 
 
 def bench_inputs(n: int, seed: int, tmp: Path) -> dict:
@@ -63,7 +62,8 @@ def bench_inputs(n: int, seed: int, tmp: Path) -> dict:
             expected = list(range(1, len(lines) + 1))
         elif kind == "json":
             path.write_text(json.dumps(recs, ensure_ascii=False), encoding="utf-8")
-            expected = list(range(1, len(recs) + 1))
+            # The items of a JSON array have no lines of their own: the reader names them by position.
+            expected = [f"item {i}" for i in range(1, len(recs) + 1)]
         elif kind == "csv":
             import csv
             import io
@@ -83,6 +83,9 @@ def bench_inputs(n: int, seed: int, tmp: Path) -> dict:
             corpus = props._read(path)
             if corpus is None:
                 c["files_rejected_with_one_line_error"] += 1
+                usable = (any(props._usable(r) for r in recs) if kind in ("jsonl", "json") else
+                          any(props._usable_text(a) for _, a in rows) if kind == "csv" else False)
+                assert not usable, "a file with a usable abstract was rejected"
                 return
             n_records = len(expected) if expected is not None else (
                 len(paras) if kind == "csv" else len(paras) - (1 if _header_dropped(corpus, path, paras) else 0))
@@ -94,7 +97,7 @@ def bench_inputs(n: int, seed: int, tmp: Path) -> dict:
                 props._check_accounting(corpus, path, expected)
             else:
                 assert len(corpus.papers) + corpus.skipped + corpus.merged == n_records
-        except Exception as exc:  # noqa: BLE001 - a crash or a broken count is a figure, not the end
+        except Exception as exc:  # a crash or a broken count is a figure, not the end
             failures.append(f"{path.name}: {type(exc).__name__}: {str(exc)[:200]}")
         finally:
             path.unlink(missing_ok=True)
@@ -138,16 +141,16 @@ def bench_kills(n: int, seed: int, tmp: Path) -> dict:
         try:
             snap = intr.check_complete(out, tmp)
         except Exception as exc:  # noqa: BLE001
-            c["papers_lost"] += current.manifest["papers"]
+            c["papers_lost"] += current.manifest.papers
             failures.append(f"{sig.name} {moment.name}: no whole build left ({type(exc).__name__}: {exc})")
             continue
         if snap == current:
             c["survived_previous_build_unchanged"] += 1
-        elif snap.manifest["corpus"] == str(corpus):
+        elif snap.manifest.corpus == str(corpus):
             c["survived_new_build_completed"] += 1  # the signal came after the swap: the new build, whole
             current = snap
         else:
-            c["papers_lost"] += max(0, current.manifest["papers"] - snap.manifest["papers"])
+            c["papers_lost"] += max(0, current.manifest.papers - snap.manifest.papers)
             failures.append(f"{sig.name} {moment.name}: build changed without completing")
             current = snap
         try:
@@ -160,11 +163,11 @@ def bench_kills(n: int, seed: int, tmp: Path) -> dict:
             try:
                 intr.check_interrupt_message(res)
                 c["sigint_one_line_exit_130"] += 1
-            except AssertionError as exc:
+            except AssertionError:
                 kind = "traceback" if "Traceback" in res.stderr else f"exit {res.returncode}, stderr {res.stderr[-80:]!r}"
                 c["sigint_wrong_report"] += 1
                 failures.append(f"SIGINT {moment.name}: {kind}")
-        c["stale_temp_folders_left"] = len(intr._temp_builds(out))
+        c["stale_temp_folders_left"] = len(intr.temp_builds(out))
     r = intr.kg("build", str(intr.variant(tmp, 999)), "--out", str(out), "--cache", str(cache), *intr.BUILD_FLAGS,
                 cwd=tmp)
     c["next_build_succeeded"] = int(r.returncode == 0)
@@ -218,7 +221,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip", nargs="*", default=[], choices=["inputs", "kills", "swaps"])
     args = ap.parse_args()
-    report: dict = {"seed": args.seed}
+    result: dict = {"seed": args.seed}
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         for option, name, run in (("inputs", "inputs", lambda: bench_inputs(args.inputs, args.seed, t)),
@@ -228,20 +231,20 @@ def main() -> None:
                 continue
             t0 = time.monotonic()
             try:
-                report[name] = run()
+                result[name] = run()
             except Exception:  # noqa: BLE001 - the bench itself broke: say where
-                report[name] = {"error": traceback.format_exc(limit=3)}
-            report[name]["seconds"] = round(time.monotonic() - t0, 1)
-    lost = sum(report.get(k, {}).get("papers_lost", 0) for k in ("kills", "swap_kills"))
-    report["summary"] = {
-        "inputs_tried": report.get("inputs", {}).get("files", 0),
-        "records_tried": report.get("inputs", {}).get("records", 0),
-        "records_unaccounted": report.get("inputs", {}).get("records_unaccounted", 0),
-        "interruptions_tried": sum(report.get(k, {}).get("tried", 0) for k in ("kills", "swap_kills")),
-        "interruptions_survived": sum(report.get(k, {}).get("survived", 0) for k in ("kills", "swap_kills")),
+                result[name] = {"error": traceback.format_exc(limit=3)}
+            result[name]["seconds"] = round(time.monotonic() - t0, 1)
+    lost = sum(result.get(k, {}).get("papers_lost", 0) for k in ("kills", "swap_kills"))
+    result["summary"] = {
+        "inputs_tried": result.get("inputs", {}).get("files", 0),
+        "records_tried": result.get("inputs", {}).get("records", 0),
+        "records_unaccounted": result.get("inputs", {}).get("records_unaccounted", 0),
+        "interruptions_tried": sum(result.get(k, {}).get("tried", 0) for k in ("kills", "swap_kills")),
+        "interruptions_survived": sum(result.get(k, {}).get("survived", 0) for k in ("kills", "swap_kills")),
         "papers_lost": lost,
     }
-    print(json.dumps(report, indent=2, ensure_ascii=False))
+    report(result)
 
 
 if __name__ == "__main__":

@@ -25,9 +25,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from _common import ROOT, report
 
 from corpora import replicate, write_jsonl  # noqa: E402
 
@@ -80,13 +78,13 @@ def build_child(corpus: Path, out: Path, workers: int) -> dict:
 
 
 def time_queries(build: Path) -> dict:
-    from kg.querying import read_query
+    from kg.querying import READY_QUERIES, read_query
     from kg.store import Store
 
     out = {}
     with Store(build / "store") as store:
         paper = store.query("MATCH (p:Paper)-[:USES]->(:Method) RETURN p.id LIMIT 1").rows[0][0]
-        for q in sorted((ROOT / "queries").glob("*.cypher")):
+        for q in sorted(READY_QUERIES.glob("*.cypher")):
             t0 = time.perf_counter()
             rows = store.query(read_query(str(q)), {"paper": paper}).rows
             out[q.name] = {"seconds": round(time.perf_counter() - t0, 3), "rows": len(rows)}
@@ -124,12 +122,12 @@ def main() -> None:
             results[n] = r
             print(json.dumps({n: r}), file=sys.stderr)
     sizes = sorted(results)
-    report = {"workers": args.workers, "cpus": os.cpu_count(), "results": results}
+    result = {"workers": args.workers, "cpus": os.cpu_count(), "results": results}
     if len(sizes) > 1:
         a, b = sizes[0], sizes[-1]
-        report["time_ratio"] = {f"{b}/{a}": round(results[b]["seconds"] / results[a]["seconds"], 2),
+        result["time_ratio"] = {f"{b}/{a}": round(results[b]["seconds"] / results[a]["seconds"], 2),
                                 "size_ratio": b / a}
-    print(json.dumps(report, indent=2))
+    report(result)
 
 
 if __name__ == "__main__":

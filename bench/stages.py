@@ -13,18 +13,14 @@ end-to-end figure with real extraction of every copy, see bench/scale.py.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
 import tempfile
 import threading
 import time
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from _common import report
 
 from corpora import replicate, write_jsonl  # noqa: E402
 
@@ -79,10 +75,10 @@ def main() -> None:
         for name, seconds in r.timings.items():
             if name not in ("read", "extract"):
                 stages[name] = {"seconds": round(seconds, 1)}
-        report = {"papers": len(r.corpus.papers), "nodes": r.graph.number_of_nodes(),
+        result = {"papers": len(r.corpus.papers), "nodes": r.graph.number_of_nodes(),
                   "edges": r.graph.number_of_edges(), "stages": stages, "peak_rss_mb": rss.mb(),
                   "total_s": round(r.seconds, 1)}
-    print(json.dumps(report, indent=2))
+    report(result)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ _LAZY = {
     "Build": "kg.builds", "open_build": "kg.builds",
     "BuildOptions": "kg.pipeline", "BuildResult": "kg.pipeline", "build": "kg.pipeline",
 }
-__all__ = [*_LAZY, "__version__"]
+__all__ = ["Build", "BuildOptions", "BuildResult", "__version__", "build", "open_build"]
 
 if TYPE_CHECKING:
     from kg.builds import Build, open_build

@@ -1,20 +1,32 @@
-"""A build directory: what `kg build` writes and every other command reads.
+"""A build folder's life: its layout and manifest, finding it, and replacing it whole.
 
 Layout of ``exports/<corpus name>/``::
 
-    build.json      manifest: corpus, counts, kg version, time
+    build.json      the manifest (``Manifest``): corpus, counts, kg version, time; written last
     graph.json      node-link JSON of the NetworkX graph (the source of truth)
     graph.graphml   the same graph as GraphML (lists as JSON text)
     store           the embedded LadybugDB database (one file)
     index.html      the interactive overview (pyvis)
-    views/          per-paper and per-concept pages
+    views/          per-paper and per-concept pages (``page_name``), their scripts in views/lib/
+    neo4j-import/, neo4j.cypher   exports kg writes there by default
+
+A build is written into a hidden sibling folder (``.NAME.new-<pid>-*``) and swapped in whole
+(``writing``), so a reader always finds one complete build: the previous one until the swap,
+then the new one. This module imports none of the stages that write into a folder.
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,16 +41,66 @@ GRAPH_ML = "graph.graphml"
 STORE = "store"
 INDEX_HTML = "index.html"
 VIEWS = "views"
+NEO4J_IMPORT = "neo4j-import"
+NEO4J_SCRIPT = "neo4j.cypher"
 DEFAULT_EXPORTS = Path("exports")
+# What a build folder holds: its outputs and the exports kg writes into it by default.
+BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, INDEX_HTML, VIEWS, NEO4J_IMPORT, NEO4J_SCRIPT})
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What ``build.json`` says about a build. Fields a manifest lacks (one written by an older
+    kg, or by hand) read as empty."""
+
+    name: str = ""  # the corpus's name, shown on the pages
+    corpus: str = ""  # the corpus file, an absolute path (as typed, before 2026-12-03)
+    created: str = ""  # ISO time, UTC
+    kg_version: str = ""
+    papers: int = 0
+    skipped: int = 0  # records of the corpus not read (each has a warning)
+    merged_duplicates: int = 0
+    entities: dict[str, int] = field(default_factory=dict)  # per entity type
+    relationships: dict[str, int] = field(default_factory=dict)  # per relationship type
+    resolution: str = ""  # how entity resolution merged surface forms, in one line
+    related_k: int = 0  # RELATED_TO links stored per paper
+    model: str = ""  # the entity tagger: "shipped", or the folder given to --model
+    related_version: str | None = None  # the ranking that stored them (kg.related.ranking_version)
+    warnings: list[str] = field(default_factory=list)  # every warning about the input
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
+
+    @classmethod
+    def from_json(cls, data: object) -> Manifest:
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        return cls(**{f.name: data[f.name] for f in dataclasses.fields(cls) if f.name in data})
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def read(cls, build_dir: Path) -> Manifest:
+        path = Path(build_dir) / MANIFEST
+        try:
+            return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+        except (ValueError, TypeError) as exc:
+            raise KgError(f"{path}: not a kg build manifest ({exc})") from None
+
+    def write(self, build_dir: Path) -> None:
+        text = json.dumps(self.to_json(), indent=2, ensure_ascii=False)
+        (Path(build_dir) / MANIFEST).write_text(text, encoding="utf-8")
 
 
 @dataclass(frozen=True)
 class Build:
+    """A build folder on disk, as the commands read it."""
+
     path: Path
 
     @property
-    def manifest(self) -> dict:
-        return json.loads((self.path / MANIFEST).read_text(encoding="utf-8"))
+    def manifest(self) -> Manifest:
+        """Read afresh on each call: another build may have replaced the folder meanwhile."""
+        return Manifest.read(self.path)
 
     @property
     def store_path(self) -> Path:
@@ -51,6 +113,7 @@ class Build:
 
 
 def is_build(path: Path) -> bool:
+    """Whether ``path`` holds a complete build (the manifest is written last)."""
     return (path / MANIFEST).is_file() and (path / GRAPH_JSON).is_file()
 
 
@@ -88,10 +151,6 @@ def _readable(path: Path) -> Build | None:
     return None
 
 
-# What a build folder holds: its outputs and the exports kg writes into it by default.
-BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, INDEX_HTML, VIEWS, "neo4j-import", "neo4j.cypher"})
-
-
 def output_path(path: Path | str) -> Path:
     """``path`` made absolute and without "." or "..": a build is written beside its folder
     (``.NAME.new-*``, ``.NAME.lock``), which needs the folder's real name, and "." has none."""
@@ -114,16 +173,22 @@ def make_parent(path: Path) -> None:
         raise KgError(f"{path.parent}: cannot hold the build folder (Permission denied); give another --out")
 
 
-def check_replaceable(path: Path) -> None:
+# Tells whether a folder a stage of kg writes into a build (its name the key) holds only that
+# stage's files: given by the caller, so that this module imports none of the stages.
+FolderChecks = Mapping[str, Callable[[Path], bool]]
+
+
+def check_replaceable(path: Path, folders: FolderChecks = {}) -> None:
     """Refuse to write a build over anything but a kg build or an empty folder: a build
-    replaces its folder whole, and a user's own files there would be deleted with it."""
+    replaces its folder whole, and a user's own files there would be deleted with it.
+    ``folders`` tells kg's own subfolders (``{"neo4j-import": is_import_folder}``) from a user's."""
     try:
-        _check_replaceable(path)
+        _check_replaceable(path, folders)
     except PermissionError:  # a folder on the way cannot be entered: stat itself fails
         raise KgError(f"{path}: cannot be reached (Permission denied); give another --out") from None
 
 
-def _check_replaceable(path: Path) -> None:
+def _check_replaceable(path: Path, folders: FolderChecks) -> None:
     if path.is_symlink():  # the swap would replace the link, not the folder it names
         raise KgError(f"{path}: is a symbolic link; give the folder it points to as --out")
     if path.exists() and not path.is_dir():
@@ -132,23 +197,30 @@ def _check_replaceable(path: Path) -> None:
         raise KgError(f"{path}: is a folder that is not a kg build; kg replaces its --out folder whole, "
                       f"so give a new or empty folder, or an earlier build's")
     if is_build(path):
-        foreign = _foreign_files(path)
+        foreign = _foreign_files(path, folders)
         if foreign:
             raise KgError(f"{path}: the build folder also holds {', '.join(foreign[:3])}"
                           f"{' and more' if len(foreign) > 3 else ''}, which the new build would delete; "
                           f"move them out first, or give another --out")
 
 
-# The names kg.view writes under views/ (kg.view.names.page_name, kg.view.render.ASSETS), kept here
-# as patterns so that checking a folder does not import pyvis.
-_PAGE = re.compile(r"(?:paper|concept)-[a-z0-9-]*-[0-9a-f]{8}\.html(?:\.tmp)?")
-_ASSET = re.compile(r"[\w.-]+\.(?:js|css)")
+@lru_cache(maxsize=1 << 17)  # a build links each node from many pages
+def page_name(kind: str, node_id: str) -> str:
+    """A page's file name under views/: readable, filesystem-safe and unique, ``paper-<slug>-<hash>.html``
+    (``kind`` is "paper" or "concept"). The hash keeps ids that slug alike ("A/B" and "A-B") apart."""
+    slug = re.sub(r"[^a-z0-9]+", "-", node_id.lower()).strip("-")[:60] or "node"
+    digest = hashlib.sha1(node_id.encode("utf-8")).hexdigest()[:8]
+    return f"{kind}-{slug}-{digest}.html"
 
 
-def _foreign_files(build: Path) -> list[str]:
+# The files under views/ that kg wrote: pages named by page_name (or being written, .tmp), and
+# scripts and styles in views/lib/.
+PAGE_FILE = re.compile(r"(?:paper|concept)-[a-z0-9-]*-[0-9a-f]{8}\.html(?:\.tmp)?")
+ASSET_FILE = re.compile(r"[\w.-]+\.(?:js|css)")
+
+
+def _foreign_files(build: Path, folders: FolderChecks) -> list[str]:
     """Paths in a build folder that kg did not write, relative to it."""
-    from kg.export.neo4j_import import is_import_folder
-
     # The store's engine may leave files beside it; macOS leaves .DS_Store anywhere.
     known = BUILD_ENTRIES | {f"{STORE}.{x}" for x in ("wal", "lock", "shadow", "tmp")} | {".DS_Store"}
     out = [p.name for p in build.iterdir() if p.name not in known]
@@ -156,12 +228,13 @@ def _foreign_files(build: Path) -> list[str]:
     if views.is_dir():
         for p in views.iterdir():
             if p.name == "lib" and p.is_dir():
-                out += [f"{VIEWS}/lib/{q.name}" for q in p.iterdir() if not _ASSET.fullmatch(q.name)]
-            elif not (_PAGE.fullmatch(p.name) and p.is_file()) and p.name != ".DS_Store":
+                out += [f"{VIEWS}/lib/{q.name}" for q in p.iterdir() if not ASSET_FILE.fullmatch(q.name)]
+            elif not (PAGE_FILE.fullmatch(p.name) and p.is_file()) and p.name != ".DS_Store":
                 out.append(f"{VIEWS}/{p.name}")
-    imports = build / "neo4j-import"
-    if imports.is_dir() and any(imports.iterdir()) and not is_import_folder(imports):
-        out.append("neo4j-import/ (files kg did not write)")
+    for name, is_kgs in folders.items():
+        folder = build / name
+        if folder.is_dir() and any(folder.iterdir()) and not is_kgs(folder):
+            out.append(f"{name}/ (files kg did not write)")
     return sorted(out)
 
 
@@ -175,3 +248,94 @@ def recover(path: Path) -> None:
     old = previous(path)
     if not path.exists() and is_build(old):
         old.rename(path)
+
+
+def built_from(out: Path) -> str | None:
+    """The corpus (an absolute path) an earlier build in ``out`` was made from, if known."""
+    try:
+        corpus = Manifest.read(out).corpus
+    except (OSError, KgError):
+        return None
+    # Manifests before 2026-12-03 kept the path as typed, relative to a folder now unknown.
+    return corpus if isinstance(corpus, str) and Path(corpus).is_absolute() else None
+
+
+# --- writing a build ---------------------------------------------------------------------------
+
+@contextmanager
+def writing(out: Path, folders: FolderChecks = {}) -> Iterator[Path]:
+    """A fresh hidden folder beside ``out`` to write a build into, swapped in for ``out`` when the
+    block ends (the block writes the manifest last) and deleted if the block fails or is
+    interrupted, leaving the previous build as it was."""
+    out = output_path(out)
+    make_parent(out)
+    _remove_dead_builds(out)
+    # The writer's pid in the name tells a later build whether this folder is still being written.
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
+    tmp.chmod(0o777 & ~_umask())  # mkdtemp makes it 0700; a build folder is as readable as any other
+    try:
+        yield tmp
+        if not is_build(tmp):
+            raise RuntimeError(f"{tmp}: the build written has no {MANIFEST} and {GRAPH_JSON}")
+        with _swap_lock(out):
+            check_replaceable(out, folders)  # again: something may have appeared there meanwhile
+            swap_in(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def swap_in(new: Path, out: Path) -> None:
+    """Replace ``out`` by ``new``; at every instant one complete build is on disk."""
+    old = previous(out)
+    # A swap cut earlier may have left the previous build only at .old: put it back
+    # before anything is deleted, or a second cut swap would leave no build at all.
+    recover(out)
+    if old.exists():
+        shutil.rmtree(old)
+    if out.exists():
+        os.replace(out, old)
+    os.replace(new, out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+@contextmanager
+def _swap_lock(out: Path) -> Iterator[None]:
+    """One swap into ``out`` at a time: two builds into one folder take turns at the end
+    (interleaved, one's rename back of .NAME.old would break the other's)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX; swaps are not serialised there
+        yield
+        return
+    with open(out.parent / f".{out.name}.lock", "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _remove_dead_builds(out: Path) -> None:
+    """Delete the temporary folders of builds into ``out`` whose process is gone (killed hard:
+    SIGKILL or a power cut leave no chance to clean up). Folders of live builds stay."""
+    for d in out.parent.glob(f".{out.name}.new-*"):
+        pid = d.name[len(out.name) + 6:].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

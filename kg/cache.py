@@ -22,6 +22,9 @@ DEFAULT_CACHE_DIR = Path(".kg-cache")
 
 
 class ExtractionCache:
+    """One file per abstract under ``root``, in a folder per extractor version: a changed
+    extractor never reads another's extractions."""
+
     def __init__(self, root: Path | str, extractor_version: str):
         self.root = Path(root) / _digest(extractor_version)[:16]
         self.version = extractor_version

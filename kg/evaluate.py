@@ -175,7 +175,7 @@ def evaluate_many(gold_path, extractor=None, matches: Sequence[str] = MATCH_MODE
                   progress: bool = False) -> dict[str, dict]:
     """Like ``evaluate`` for several match modes from one extraction run."""
     from kg.records import Paper
-    from kg.scierc import read_gold
+    from kg.corpus.scierc import read_gold
 
     docs = list(read_gold(gold_path))
     if not docs:

@@ -25,6 +25,9 @@ def paper_text(attrs: dict) -> str:
 def build_graph(
     papers: Iterable[Paper], extractions: Iterable[Extraction], resolution: Resolution
 ) -> nx.DiGraph:
+    """The knowledge graph: a Paper node per paper (its fields and key concepts), a node per
+    resolved entity, and an edge from each paper to each entity it mentions (USES, ADDRESSES,
+    EVALUATES_ON, MEASURES by the entity's type; ``kg.schema``) holding the mentions' spans."""
     papers = list(papers)
     by_id = {ex.paper_id: ex for ex in extractions}
     g = nx.DiGraph()
@@ -74,10 +77,12 @@ def build_graph(
 
 
 def papers_of(g: nx.DiGraph) -> list[str]:
+    """The ids of the graph's Paper nodes."""
     return [n for n, d in g.nodes(data=True) if d["label"] == schema.PAPER]
 
 
 def entities_of(g: nx.DiGraph, label: str | None = None) -> list[str]:
+    """The ids of the graph's entity nodes, of one ``label`` (Method, Task, ...) if given."""
     return [
         n for n, d in g.nodes(data=True)
         if d["label"] != schema.PAPER and (label is None or d["label"] == label)

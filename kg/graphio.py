@@ -33,6 +33,7 @@ def write_json(g: nx.DiGraph, path: Path) -> None:
 
 
 def read_json(path: Path) -> nx.DiGraph:
+    """The graph of a build's graph.json, or a KgError naming the file if it is no such graph."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         return nx.node_link_graph(data, directed=True, multigraph=False, edges="links")

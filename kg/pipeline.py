@@ -1,19 +1,13 @@
-"""`kg build` as a library call: corpus -> extraction -> graph -> stores and views.
+"""`kg build` as a library call: corpus -> extraction -> resolution -> graph -> store and views.
 
-Everything is written into a fresh sibling folder first and swapped in only
-when complete, so an interrupted or failed build leaves the previous build
-as it was.
+``build`` runs the stages in that order and ``write_build`` writes the build folder, which
+``kg.builds`` swaps in whole: an interrupted or failed build leaves the previous one as it was.
 """
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,6 +25,8 @@ from kg.store import write_store
 
 @dataclass(frozen=True)
 class BuildOptions:
+    """How ``build`` runs: ``kg build``'s options."""
+
     out: Path | None = None  # default: exports/<corpus name>
     use_keybert: bool = True
     model: Path | None = None  # a tagger folder from `kg train`; None: the shipped one
@@ -39,10 +35,13 @@ class BuildOptions:
     workers: int = 1
     cache_dir: Path | None = None  # extraction cache; None disables it
     progress: bool = False
+    format: str | None = None  # the corpus's format (kg.corpus.FORMAT_NAMES); None: told by name and content
 
 
 @dataclass
 class BuildResult:
+    """What ``build`` made: the corpus read, the graph, how entities were resolved, timings."""
+
     path: Path
     corpus: Corpus
     graph: nx.DiGraph
@@ -96,11 +95,11 @@ def build(
     extraction); all of them are also in ``result.corpus.warnings``."""
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
-    corpus = read_corpus(corpus_path)
+    corpus = read_corpus(corpus_path, format=options.format)
     out = builds.output_path(options.out or builds.DEFAULT_EXPORTS / corpus.name)
-    builds.check_replaceable(out)  # before the work, not after it
+    builds.check_replaceable(out, _kg_folders())  # before the work, not after it
     builds.make_parent(out)
-    replaced = _built_from(out)
+    replaced = builds.built_from(out)
     if replaced and replaced != str(corpus.path.resolve()):
         keep = "give another --out to keep both" if options.out else "give --out to keep both"
         # First: a long list of warnings about the input must not hide it.
@@ -121,11 +120,10 @@ def build(
     t = time.perf_counter()
     related = None
     if options.related_k > 0 or options.views:
-        from kg.related import add_related_edges, related_all
-        from kg.view import RELATED_K
+        from kg.related import LISTED_K, add_related_edges, related_all
 
         # One ranking serves the stored RELATED_TO edges and the pages' lists.
-        related = related_all(g, max(options.related_k, RELATED_K))
+        related = related_all(g, max(options.related_k, LISTED_K))
         if options.related_k > 0:
             add_related_edges(g, k=options.related_k, related=related)
     timings["related"] = time.perf_counter() - t
@@ -140,27 +138,15 @@ def build(
     return result
 
 
-def _built_from(out: Path) -> str | None:
-    """The corpus (an absolute path) an earlier build in ``out`` was made from, if known."""
-    try:
-        corpus = json.loads((out / builds.MANIFEST).read_text(encoding="utf-8")).get("corpus")
-    except (OSError, ValueError, AttributeError):
-        return None
-    # Manifests before 2026-12-03 kept the path as typed, relative to a folder now unknown.
-    return corpus if isinstance(corpus, str) and Path(corpus).is_absolute() else None
-
-
 def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None) -> None:
+    """Write ``result`` to ``result.path`` as a build folder: graph files, store, views (unless
+    ``options.views`` is off) and the manifest, swapped in whole (``kg.builds.writing``).
+
+    ``related``: the ranking the views list (``kg.related.related_all``), ranked afresh if None."""
     from kg.related import ranking_version
 
-    out = builds.output_path(result.path)
-    builds.make_parent(out)
-    _remove_dead_builds(out)
-    # The writer's pid in the name tells a later build whether this folder is still being written.
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
-    tmp.chmod(0o777 & ~_umask())  # mkdtemp makes it 0700; a build folder is as readable as any other
     timings = result.timings
-    try:
+    with builds.writing(result.path, _kg_folders()) as tmp:
         t = time.perf_counter()
         write_json(result.graph, tmp / builds.GRAPH_JSON)
         write_graphml(result.graph, tmp / builds.GRAPH_ML)
@@ -175,85 +161,29 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             write_views(result.graph, tmp, corpus=result.corpus.name, related=related, fresh=True,
                         workers=options.workers)
             timings["write_views"] = time.perf_counter() - t
-        manifest = {
-            "kg_version": __version__,
-            "name": result.corpus.name,
-            "corpus": str(result.corpus.path.resolve()),
-            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "papers": len(result.corpus.papers),
-            "skipped": result.corpus.skipped,
-            "merged_duplicates": result.corpus.merged,
-            "entities": result.entity_counts,
-            "relationships": result.relationship_counts,
-            "resolution": result.resolution.summary,
-            "related_k": options.related_k,
-            "model": str(options.model) if options.model else "shipped",
-            "related_version": ranking_version(),
-            "warnings": result.corpus.warnings,
-            # Seconds per stage so far (the manifest itself is the last thing written).
-            "timings": {k: round(v, 2) for k, v in result.timings.items()},
-        }
         # The manifest is written last: a folder without one is never taken for a build.
-        (tmp / builds.MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
-        with _swap_lock(out):
-            builds.check_replaceable(out)  # again: something may have appeared there meanwhile
-            swap_in(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        builds.Manifest(
+            kg_version=__version__,
+            name=result.corpus.name,
+            corpus=str(result.corpus.path.resolve()),
+            created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            papers=len(result.corpus.papers),
+            skipped=result.corpus.skipped,
+            merged_duplicates=result.corpus.merged,
+            entities=result.entity_counts,
+            relationships=result.relationship_counts,
+            resolution=result.resolution.summary,
+            related_k=options.related_k,
+            model=str(options.model) if options.model else "shipped",
+            related_version=ranking_version(),
+            warnings=result.corpus.warnings,
+            # Seconds per stage so far (the manifest itself is the last thing written).
+            timings={k: round(v, 2) for k, v in timings.items()},
+        ).write(tmp)
 
 
-@contextmanager
-def _swap_lock(out: Path) -> Iterator[None]:
-    """One swap into ``out`` at a time: two builds into one folder take turns at the end
-    (interleaved, one's rename back of .NAME.old would break the other's)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX; swaps are not serialised there
-        yield
-        return
-    with open(out.parent / f".{out.name}.lock", "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+def _kg_folders() -> builds.FolderChecks:
+    """kg's own subfolders of a build, and how to tell that they hold only kg's files."""
+    from kg.export.neo4j_import import is_import_folder
 
-
-def _remove_dead_builds(out: Path) -> None:
-    """Delete the temporary folders of builds into ``out`` whose process is gone (killed hard:
-    SIGKILL or a power cut leave no chance to clean up). Folders of live builds stay."""
-    for d in out.parent.glob(f".{out.name}.new-*"):
-        pid = d.name[len(out.name) + 6:].split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(d, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: alive
-        return True
-    return True
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def swap_in(new: Path, out: Path) -> None:
-    """Replace ``out`` by ``new``; at every instant one complete build is on disk."""
-    old = builds.previous(out)
-    # A swap cut earlier may have left the previous build only at .old: put it back
-    # before anything is deleted, or a second cut swap would leave no build at all.
-    builds.recover(out)
-    if old.exists():
-        shutil.rmtree(old)
-    if out.exists():
-        os.replace(out, old)
-    os.replace(new, out)
-    shutil.rmtree(old, ignore_errors=True)
+    return {builds.NEO4J_IMPORT: is_import_folder}

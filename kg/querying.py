@@ -3,18 +3,24 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kg.errors import KgError
 
+if TYPE_CHECKING:
+    from kg.store import QueryResult, Store
 
-# The ready queries of a source checkout, beside the package: `kg query top_methods` finds them
-# from any folder.
-READY_QUERIES = Path(__file__).resolve().parent.parent / "queries"
+
+# The ready queries, shipped with the package (kg/queries/; the repository's queries/ folder is a
+# copy for users to read and edit, which tests/test_ready_queries.py holds equal):
+# `kg query top_methods` finds them from any folder.
+READY_QUERIES = Path(__file__).resolve().parent / "queries"
 
 
 def ready_queries() -> list[str]:
+    """The ready queries' names (``top_methods``, ...)."""
     return sorted(p.stem for p in READY_QUERIES.glob("*.cypher"))
 
 
@@ -41,7 +47,11 @@ def _query_path(arg: str) -> Path | None:
 def is_ready_query(arg: str) -> bool:
     """Whether ``arg`` names one of the ready queries (whose limits the README states)."""
     path = _query_path(arg)
-    return path is not None and path.resolve().parent == READY_QUERIES
+    if path is None:
+        return False
+    ready = READY_QUERIES / path.name
+    # The packaged file, or a copy of it (queries/top_methods.cypher in the repository).
+    return path.resolve().parent == READY_QUERIES or (ready.is_file() and ready.read_bytes() == path.read_bytes())
 
 
 def read_query(arg: str) -> str:
@@ -151,3 +161,92 @@ def writes_files(text: str) -> bool:
     """Whether a statement writes a file (``COPY (...) TO 'file'``, ``EXPORT DATABASE``)."""
     return bool(re.match(r"\s*(?:(?:PROFILE|EXPLAIN)\s+)?(?:COPY\s*\(|EXPORT\s+DATABASE\b)", _code(text),
                          re.IGNORECASE))
+
+
+# --- running a query as the user gave it ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class Query:
+    """A query checked before it runs: one statement that writes no file, every parameter it uses
+    given. ``params`` holds the values read as JSON where they parse (``-p k=5``); ``as_text``
+    the same values as typed, tried when the JSON reading cannot be what was meant."""
+
+    text: str
+    params: dict[str, Any]
+    as_text: dict[str, Any]
+    unused: tuple[str, ...] = ()  # parameters given that the query does not use
+    used: frozenset[str] = frozenset()
+
+
+def prepare(query: str, param_items: list[str]) -> Query:
+    """``query`` (Cypher, a .cypher file or a ready query's name) with ``NAME=VALUE`` parameters,
+    checked: a KgError says what is wrong before anything runs."""
+    text = read_query(query)
+    if statement_count(text) > 1:
+        raise KgError(f"{query}: holds {statement_count(text)} statements; kg query runs one at a time")
+    if writes_files(text):
+        raise KgError(f"{query}: kg query only reads; to save the rows, add --format csv (or json) > FILE")
+    params = parse_params(param_items)
+    used, documented = used_params(text), query_params(text)
+    missing = sorted(used - set(params))
+    unused = sorted(set(params) - used)
+    if missing:
+        doc = f" ({documented[missing[0]]})" if missing[0] in documented else ""
+        also = f"; --param {unused[0]} is not one it uses" if unused else ""
+        raise KgError(f"{query}: needs --param {missing[0]}=VALUE{doc}{also}")
+    # The same values as text: "-p id=42" may mean the id "42", "-p ids=[1, 2]" the ids "1" and "2".
+    as_text = {n: _text_of(params[n], v) for n, v in text_params(param_items).items()}
+    return Query(text, params, as_text, tuple(unused), frozenset(used))
+
+
+def run(store: Store, q: Query, timeout: float | None = None) -> QueryResult:
+    """The rows of ``q``: with its parameters read as JSON, else, when that fails to convert or
+    finds nothing, as the text typed ("-p paper=2410.01234" is an id, not a number)."""
+    read_as_json = sorted(n for n in q.params if n in q.used and q.params[n] != q.as_text[n])
+    try:
+        result = store.query(q.text, q.params, timeout=timeout)
+    except KgError as exc:
+        if not read_as_json or not _CAST_ERROR.search(str(exc)):
+            raise
+        # "-p id=42" compared with a text property fails to convert: the text was meant.
+        try:
+            return store.query(q.text, q.as_text, timeout=timeout)
+        except KgError:
+            n = read_as_json[0]
+            raise KgError(f"{exc} (--param {n} was read as {json.dumps(q.params[n])}, "
+                          f"then as {json.dumps(q.as_text[n])}: neither fits)") from None
+    if not result.rows and read_as_json:
+        try:
+            retry = store.query(q.text, q.as_text, timeout=timeout)
+        except KgError:  # the number was meant (LIMIT $k)
+            return result
+        return retry if retry.rows else result
+    return result
+
+
+def paper_hint(store: Store, value: Any) -> str | None:
+    """Why a query on ``$paper`` (the ready queries' name for a paper's id) may have found nothing:
+    the value is no paper's id. Title words, which `kg related` and `kg view` accept, get the id to give."""
+    from kg.corpus.titles import clip
+    from kg.related import find_paper_in
+
+    value = str(value)
+    if store.query("MATCH (p:Paper {id: $id}) RETURN p.id", {"id": value}).rows:
+        return None
+    titles = dict(store.query("MATCH (p:Paper) RETURN p.id, p.title").rows)
+    try:
+        pid = find_paper_in(titles, value)
+    except KgError:
+        return f"no paper has the id {value!r}; $paper takes a paper's id (`kg related WORDS` finds it by title)"
+    return f"no paper has the id {value!r}; $paper takes a paper's id: -p paper={pid} ({clip(titles[pid], 60)})"
+
+
+# The engine's messages when a value cannot be converted to the type it is compared with.
+_CAST_ERROR = re.compile(r"Conversion exception|Cast failed|not in \w+ range|implicit cast|Cannot compare", re.I)
+
+
+def _text_of(value, raw: str):
+    """A parameter as text: the text typed, or for a list its items as text ([1, 2] -> ["1", "2"])."""
+    if isinstance(value, list):
+        return [v if isinstance(v, str) else json.dumps(v) for v in value]
+    return raw

@@ -47,6 +47,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import snowballstemmer
@@ -55,9 +56,13 @@ from kg import schema
 from kg.errors import KgError
 from kg.graph import entities_of, papers_of
 from kg.resolve import singular
-from kg.titles import clip
+from kg.corpus.titles import clip
+
+if TYPE_CHECKING:
+    from kg.builds import Build
 
 KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
+LISTED_K = 10  # related papers the views list per paper: a build ranks at least this many
 
 # Strength of each way a paper comes to have a concept.
 W_PHRASE = 1.0  # the entity / key phrase itself, or an alias of it
@@ -501,3 +506,40 @@ def ranking_version() -> str:
     h = hashlib.sha256(Path(__file__).read_bytes())
     h.update(Path(kg.resolve.__file__).read_bytes())
     return h.hexdigest()[:12]
+
+
+def related_in_build(build: Build, paper: str, k: int = 10) -> tuple[str, str, list[RelatedPaper]]:
+    """(id, title, top ``k`` related papers) of the paper ``paper`` names (an id or title words)
+    in a build on disk.
+
+    Read from the RELATED_TO links the build stored when it stored ``k`` or more with today's
+    ranking: a few rows from the embedded store, milliseconds at any corpus size. Otherwise
+    ranked from the build's graph, which takes seconds once the corpus is large."""
+    found = _stored_related(build, paper, k)
+    if found is not None:
+        return found
+    g = build.graph()
+    pid = find_paper(g, paper)
+    return pid, g.nodes[pid].get("title") or pid, related(g, pid, k)
+
+
+def _stored_related(build: Build, paper: str, k: int) -> tuple[str, str, list[RelatedPaper]] | None:
+    from kg.store import Store
+
+    manifest = build.manifest
+    # Links stored by another version of the ranking would disagree with a fresh one (-k above them).
+    if k > int(manifest.related_k or 0) or manifest.related_version != ranking_version():
+        return None
+    with Store(build.store_path) as store:
+        hit = store.query("MATCH (p:Paper {id: $id}) RETURN p.id, p.title", {"id": paper.strip()}).rows
+        titles = dict(hit or store.query("MATCH (p:Paper) RETURN p.id, p.title").rows)
+        pid = find_paper_in(titles, paper)
+        rows = store.query(
+            "MATCH (a:Paper {id: $id})-[r:RELATED_TO]->(b:Paper) "
+            "RETURN b.id, b.title, r.score, r.shared, r.shared_types, r.shared_papers ORDER BY r.rank LIMIT $k",
+            {"id": pid, "k": k},
+        ).rows
+    return pid, titles[pid] or pid, [
+        RelatedPaper(oid, otitle or oid, score, tuple(SharedConcept(n, t, c) for n, t, c in zip(names, types, counts)))
+        for oid, otitle, score, names, types, counts in rows
+    ]

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 
 import networkx as nx
 
+from kg.builds import Manifest
 from kg.records import ENTITY_TYPES
 from kg.graph import entities_of
 
@@ -40,24 +41,25 @@ class BuildStats:
         return asdict(self)
 
 
-def build_stats(g: nx.DiGraph, manifest: dict, top: int = 5) -> BuildStats:
+def build_stats(g: nx.DiGraph, manifest: Manifest, top: int = 5) -> BuildStats:
+    """What the build of ``g`` holds, with its ``manifest``'s counts; ``top`` entities per type."""
     tops: dict[str, list[TopEntity]] = {}
     for label in ENTITY_TYPES:
         nodes = [g.nodes[n] for n in entities_of(g, label)]
         nodes.sort(key=lambda d: (-d.get("papers", 0), d["name"].lower()))
         tops[label] = [TopEntity(d["name"], d.get("papers", 0), len(d.get("aliases", ()))) for d in nodes[:top]]
     return BuildStats(
-        name=manifest.get("name", ""),
-        corpus=manifest.get("corpus", ""),
-        created=manifest.get("created", ""),
-        kg_version=manifest.get("kg_version", ""),
-        papers=manifest.get("papers", 0),
-        skipped=manifest.get("skipped", 0),
-        merged_duplicates=manifest.get("merged_duplicates", 0),
-        entities=manifest.get("entities", {}),
-        relationships=manifest.get("relationships", {}),
-        resolution=manifest.get("resolution", ""),
+        name=manifest.name,
+        corpus=manifest.corpus,
+        created=manifest.created,
+        kg_version=manifest.kg_version,
+        papers=manifest.papers,
+        skipped=manifest.skipped,
+        merged_duplicates=manifest.merged_duplicates,
+        entities=manifest.entities,
+        relationships=manifest.relationships,
+        resolution=manifest.resolution,
         merged_entities=sum(len(g.nodes[n].get("aliases", ())) > 1 for n in entities_of(g)),
-        warnings=len(manifest.get("warnings", ())),
+        warnings=len(manifest.warnings),
         top=tops,
     )

@@ -22,6 +22,7 @@ import ladybug
 import networkx as nx
 
 from kg import schema
+from kg.compat import batched
 from kg.errors import KgError
 
 _BATCH = 20_000  # rows converted to Arrow at a time
@@ -36,6 +37,8 @@ _POOL_FULL = "buffer pool is full"
 
 @dataclass(frozen=True)
 class QueryResult:
+    """A query's rows, each a list of values in the order of ``columns``."""
+
     columns: list[str]
     rows: list[list[Any]]
 
@@ -216,22 +219,11 @@ def _copy(store: Store, table: str, columns: dict[str, str], rows: Iterable[dict
     arrow = {"STRING": pa.string(), "INT64": pa.int64(), "DOUBLE": pa.float64(),
              "STRING[]": pa.list_(pa.string()), "INT64[]": pa.list_(pa.int64())}
     schema = pa.schema([(name, arrow[typ]) for name, typ in columns.items()])
-    batches = [pa.RecordBatch.from_pylist(batch, schema=schema) for batch in _batches(rows, _BATCH)]
+    batches = [pa.RecordBatch.from_pylist(batch, schema=schema) for batch in batched(rows, _BATCH)]
     check()
     if batches:
         store.execute(f"COPY {table} FROM $rows", {"rows": pa.Table.from_batches(batches, schema=schema)})
         check()
-
-
-def _batches(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
-    batch: list[dict] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 def _column_name(name: str) -> str:

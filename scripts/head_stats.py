@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kg.extract import rules  # noqa: E402
-from kg.scierc import read_gold  # noqa: E402
+from kg.corpus.scierc import read_gold  # noqa: E402
 
 SCORED = ("Method", "Task", "Dataset")
 

@@ -14,7 +14,7 @@ import pytest
 
 from kg.related import related
 from kg.view import concept_page, paper_page, write_views
-from tests.test_view import HOSTILE, view_corpus
+from tests.helpers import HOSTILE, view_corpus
 
 CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright for Python is not installed")

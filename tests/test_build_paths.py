@@ -127,3 +127,19 @@ def test_replacing_another_corpuss_build_says_how_to_keep_both(tmp_path, monkeyp
     said: list[str] = []
     build(b, options(out if give_out else None), extract=no_extraction, warn=said.append)
     assert said == [f"{out}: replacing the build of {a.resolve()} {advice}"]
+
+
+def test_the_manifest_is_typed_and_older_or_partial_manifests_still_read(tmp_path):
+    from kg.builds import Manifest, open_build
+
+    out = tmp_path / "b"
+    build(corpus_file(tmp_path, "One", "Two"), BuildOptions(out=out, views=False), extract=no_extraction)
+    m = open_build(out).manifest
+    assert (m.papers, m.name, m.related_k) == (2, "abstracts", 10) and Path(m.corpus).is_absolute()
+    assert Manifest.from_json(json.loads((out / "build.json").read_text(encoding="utf-8"))) == m
+    # A manifest of an older kg: fields it lacks read as empty, fields kg no longer writes are ignored.
+    old = Manifest.from_json({"corpus": "abstracts.jsonl", "papers": 3, "some_old_field": 1})
+    assert (old.papers, old.corpus, old.entities, old.related_version) == (3, "abstracts.jsonl", {}, None)
+    (out / "build.json").write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(KgError, match="build.json: not a kg build manifest"):
+        open_build(out).manifest

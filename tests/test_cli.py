@@ -295,12 +295,12 @@ def test_a_rebuild_keeps_the_users_files_and_names_the_corpus_it_replaces(tmp_pa
 
 
 def test_every_name_kg_writes_in_a_build_is_known_as_its_own():
-    from kg.builds import _ASSET, _PAGE
+    from kg.builds import ASSET_FILE, PAGE_FILE
     from kg.view import concept_page, paper_page
     from kg.view.render import ASSETS
 
-    assert all(_ASSET.fullmatch(name) for name in ASSETS)
-    assert _PAGE.fullmatch(paper_page("2410.01234")) and _PAGE.fullmatch(concept_page("Method:Ünïcode / LLMs"))
+    assert all(ASSET_FILE.fullmatch(name) for name in ASSETS)
+    assert PAGE_FILE.fullmatch(paper_page("2410.01234")) and PAGE_FILE.fullmatch(concept_page("Method:Ünïcode / LLMs"))
 
 
 @pytest.mark.parametrize("db,message", [("missing", "no such build folder"), ("empty", "not a kg build folder")])
@@ -343,7 +343,7 @@ def test_related_reads_stored_links_only_from_its_own_ranking_version(seed_build
     import shutil
 
     from kg.builds import Build
-    from kg.cli.related import _stored
+    from kg.related import _stored_related as _stored
 
     copy = tmp_path / "build"
     shutil.copytree(seed_build, copy)
@@ -419,3 +419,14 @@ def test_an_output_path_that_cannot_be_created_is_one_line_naming_it(seed_build,
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("kg: error: ") and "/proc" in lines[0], proc.stderr
+
+
+def test_build_takes_a_format_by_name_and_lists_them(tmp_path):
+    from kg.corpus import FORMAT_NAMES
+
+    help_text = " ".join(kg("build", "--help", check=True).stdout.split())
+    assert all(name in help_text for name in FORMAT_NAMES)
+    corpus = tmp_path / "notes.txt"
+    corpus.write_text("We study parsing.\n", encoding="utf-8")
+    proc = kg("build", str(corpus), "--format", "yaml", cwd=tmp_path)
+    assert proc.returncode == 2 and "yaml" in proc.stderr and "Traceback" not in proc.stderr

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.extract import Extractor, models, tagger
+from kg.extract import Extractor, models
 from kg.extract.postprocess import trim
 from kg.records import ENTITY_TYPES, Extraction, Mention, Paper
 

@@ -1,9 +1,9 @@
 """LaTeX markup in titles, names and abstracts reads as the prose its author meant, in every format."""
 import json
 
-from kg.bibliographic import split_bibtex_names
+from kg.corpus.bibtex import split_bibtex_names
 from kg.corpus import read_corpus
-from kg.latex import clean_latex
+from kg.corpus.latex import clean_latex
 
 TITLE = r"\textit{In vivo} imaging of \emph{Caenorhabditis elegans} neurons"
 ABSTRACT = (r"We present \textbf{WormTrack}, a tracker for \emph{C. elegans} neurons at $\lambda = 488$ nm "
@@ -92,3 +92,27 @@ def test_text_mode_symbols_and_nested_groups_read_as_prose():
     assert clean_latex("2\\textendash 7 cells of 10 \\textmu m") == "2–7 cells of 10 µm"
     assert clean_latex("on Intel\\textregistered Xeon, a \\textemdash b") == "on Intel® Xeon, a — b"
     assert clean_latex('{{Routing in M{\\"u}nchen}}') == "Routing in München"
+
+
+def test_clean_latex_handles_html_and_escapes():
+    assert clean_latex("A <i>deep</i> net with 5\\% error &amp; more") == "A deep net with 5% error & more"
+    assert clean_latex("a $9\\times$ speed-up, $\\leq 3$ steps, $\\alpha$") == "a 9× speed-up, ≤ 3 steps, α"
+    # A root or a gradient reads as its symbol, not as the command's name run into its argument.
+    assert clean_latex("an $O(\\sqrt{n})$ bound, $\\sqrt n$ and $\\nabla_\\theta$") == "an O(√n) bound, √n and ∇_θ"
+    assert clean_latex("in $O(\\sqrt{n \\log n})$ time") == "in O(√(n log n)) time"
+
+
+def test_markup_leaves_no_stray_spaces_inside_words_or_before_punctuation():
+    assert clean_latex("We propose <b>FastNet</b>, a net.") == "We propose FastNet, a net."
+    assert clean_latex("H<sub>2</sub>O at 10<SUP>3</SUP> K") == "H2O at 103 K"
+    assert clean_latex("as shown \\cite{smith20}. Next") == "as shown. Next"
+    assert clean_latex("accuracy on ImageNet~\\cite{deng09}.") == "accuracy on ImageNet."
+    assert clean_latex("code at \\href{https://github.com/x}{GitHub}.") == "code at GitHub."
+    # No tag: a tag's attributes have values. The words between the comparisons stay.
+    assert clean_latex("for x<a and b>y") == "for x<a and b>y"
+    assert clean_latex("if p<q and r>s holds") == "if p<q and r>s holds"
+    assert clean_latex("<jats:p>H<jats:sub>2</jats:sub>O</jats:p><jats:p>Next</jats:p>") == "H2O Next"
+    assert clean_latex('<jats:p>We study <jats:italic>X</jats:italic>.</jats:p>') == "We study X."
+    assert clean_latex('A<br/>B <img src=x onerror=alert(1)>C <p class="a b">D</p>') == "A B C D"
+    # Block tags still separate words.
+    assert clean_latex("<p>One.</p><p>Two.</p>A<br>B") == "One. Two. A B"

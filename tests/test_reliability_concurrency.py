@@ -15,7 +15,7 @@ import pytest
 
 from kg.errors import KgError
 from kg.store import Store, write_store
-from tests.test_reliability_interrupt import (
+from tests.interrupting import (
     COUNTS_QUERY, REPO, check_complete, kg, kg_env, run_crash_builds, small_corpora,
 )
 
@@ -65,7 +65,7 @@ import json, sys, time
 from pathlib import Path
 from kg.builds import open_build
 from kg.store import Store, write_store
-from tests.test_reliability_interrupt import COUNTS_QUERY
+from tests.interrupting import COUNTS_QUERY
 out, go = Path(sys.argv[1]), Path(sys.argv[2])
 with Store(open_build(out).store_path) as s:
     first = s.query(COUNTS_QUERY).rows
@@ -96,7 +96,7 @@ def test_build_while_a_query_holds_the_store_open(built):
     # Rows compared as sets: a UNION ALL has no row order (the engine varies it between runs).
     assert sorted(map(tuple, first)) == sorted(map(tuple, second)) and {k: n for k, n in first} == before.counts
     after = check_complete(out, tmp)
-    assert after.manifest["papers"] == (6 if r.returncode == 0 else 5)
+    assert after.manifest.papers == (6 if r.returncode == 0 else 5)
 
 
 def test_queries_during_builds_answer_whole_or_say_why(built):
@@ -141,7 +141,7 @@ def test_a_reader_opening_the_build_mid_swap_does_not_break_the_build(tmp_path, 
     statuses = run_crash_builds([(c0, out, 0, "kill"), (c1, out, step, "read")])
     assert statuses == [0, 0], "the build failed because a reader opened the build during its swap"
     b = open_build(out)
-    assert b.manifest["papers"] == 4 and b.graph().number_of_nodes() >= 4
+    assert b.manifest.papers == 4 and b.graph().number_of_nodes() >= 4
 
 
 LOCKER = """
@@ -214,5 +214,5 @@ def test_two_builds_into_one_folder_both_finish_whole(tmp_path, monkeypatch):
     for t in threads:
         t.join()
     assert errors == []
-    assert open_build(out).manifest["papers"] in (3, 4)
+    assert open_build(out).manifest.papers in (3, 4)
     assert sorted(p.name for p in out.parent.iterdir() if not p.name.endswith(".lock")) == ["same"]

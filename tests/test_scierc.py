@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from kg.errors import KgError
-from kg.scierc import detokenize, read_gold, read_scierc
+from kg.corpus.scierc import detokenize, read_gold, read_scierc
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "scierc"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.titles import derive_title
+from kg.corpus.titles import derive_title
 
 ROOT = Path(__file__).parent.parent
 
@@ -119,3 +119,19 @@ def test_cache_and_no_cache_together_are_a_usage_error(tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "--cache" in lines[0] and "--no-cache" in lines[0], proc.stderr
     assert not out.exists() and not (tmp_path / "cache").exists()
+
+
+def test_titles_name_the_contribution():
+    assert derive_title("In this paper we propose ThinK, a pruning method. It is good.") == "ThinK"
+    assert derive_title("We introduce Graph Kernel Networks (GKN) for molecules.") == "GKN"
+    assert derive_title("Deep nets are large, and slow. We study them.") == "Deep nets are large"
+    # A scene-setting opener names nothing: the clause after it does.
+    assert derive_title("In this paper, we present a corpus of dialogues. It is big.") == "we present a corpus of dialogues"
+    assert derive_title("In recent years, deep nets have grown. We study them.") == "deep nets have grown"
+    assert derive_title("In the absence of labels we learn. More text.") == "In the absence of labels we learn"
+    # So does a clause giving a reason or a purpose.
+    assert derive_title("Because rewards are hard to specify, agents learn from proxies. We fix it.") == \
+        "agents learn from proxies"
+    assert derive_title("To address this, we build a benchmark of tasks. More.") == "we build a benchmark of tasks"
+    # A method the paper only uses is not its contribution.
+    assert derive_title("Feedback is scarce. We propose utilizing Federated Learning (FL) for it.") == "Feedback is scarce"

@@ -10,38 +10,10 @@ from typer.testing import CliRunner
 
 from kg.cli.app import app
 from kg.errors import KgError
-from kg.graph import build_graph, entities_of, papers_of
+from kg.graph import entities_of, papers_of
 from kg.graphio import write_json
-from kg.resolve import resolve
 from kg.view import concept_page, find_concept, paper_page, write_views
-from tests.helpers import extraction, paper
-
-HOSTILE = '</script><script>alert("pwned")</script><img src=x onerror=alert(1)>'
-
-
-def view_corpus():
-    """Five papers: two on mirror descent, two on translation, one with a hostile abstract and URL."""
-    specs = [
-        ("pmd", "Policy Mirror Descent (PMD) converges fast on MinAtar.",
-         [("Policy Mirror Descent", "Method"), ("PMD", "Method"), ("MinAtar", "Dataset")]),
-        ("pmd2", "We analyse Policy Mirror Descent for reinforcement learning.",
-         [("Policy Mirror Descent", "Method"), ("reinforcement learning", "Task")]),
-        ("mt", "Neural machine translation with attention, scored by BLEU.",
-         [("Neural machine translation", "Task"), ("BLEU", "Metric")]),
-        ("mt2", "Statistical machine translation on Europarl, scored by BLEU.",
-         [("Statistical machine translation", "Task"), ("Europarl", "Dataset"), ("BLEU", "Metric")]),
-        ("evil", f"Reinforcement learning on MinAtar. {HOSTILE}",
-         [("Reinforcement learning", "Task"), ("MinAtar", "Dataset")]),
-    ]
-    papers, exs = [], []
-    for pid, text, ents in specs:
-        p = paper(pid, text, title=HOSTILE if pid == "evil" else text.split(" with")[0].split(" on ")[0])
-        if pid == "evil":
-            p = type(p)(**{**p.__dict__, "url": "javascript:alert(1)"})
-        papers.append(p)
-        exs.append(extraction(p, *ents))
-    return build_graph(papers, exs, resolve(papers, exs))
-
+from tests.helpers import HOSTILE, view_corpus
 
 def page_data(path: Path) -> dict:
     html = path.read_text(encoding="utf-8")

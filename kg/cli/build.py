@@ -3,17 +3,23 @@ from __future__ import annotations
 
 import os
 import shlex
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from kg.builds import MANIFEST
 from kg.cache import DEFAULT_CACHE_DIR
 from kg.cli.app import app
+from kg.corpus.formats import FORMAT_NAMES, FORMATS
 from kg.errors import KgError
 
 if TYPE_CHECKING:
     from kg.pipeline import BuildResult
+
+
+CorpusFormat = Enum("CorpusFormat", {name: name for name in FORMAT_NAMES}, type=str)
 
 
 @app.command("build")
@@ -32,6 +38,9 @@ def build_command(
                                                show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Extract everything afresh; read and write no cache.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; summary only.")] = False,
+    fmt: Annotated[CorpusFormat | None, typer.Option(
+        "--format", "-f", help="Read CORPUS as this format instead of telling it by name and content: "
+        + "; ".join(f"{f.name}: {f.description}" for f in FORMATS) + ".", show_default=False)] = None,
 ) -> None:
     """Build the knowledge graph of CORPUS.
 
@@ -39,7 +48,8 @@ def build_command(
     Example:
       kg build seeds/iclr2025_abstracts.txt
       kg build papers.csv --out exports/my_list --workers 2
-      kg build papers.csv --model my-tagger      # a tagger from `kg train`
+      kg build notes.txt --format lines        # one abstract per line, whatever the lines look like
+      kg build papers.csv --model my-tagger     # a tagger from `kg train`
     """
     if cache is not None and no_cache:  # one of the two would be ignored without a word
         raise KgError("give --cache DIR or --no-cache, not both")
@@ -51,15 +61,15 @@ def build_command(
 
     # An empty KG_CACHE_DIR is unset, not the current folder.
     cache_dir = None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR") or DEFAULT_CACHE_DIR))
-    options = BuildOptions(out=out, model=model, use_keybert=keybert, related_k=related_k, views=views, workers=workers,
-                           cache_dir=cache_dir, progress=not quiet)
+    options = BuildOptions(out=out, model=model, use_keybert=keybert, related_k=related_k, views=views,
+                           workers=workers, cache_dir=cache_dir, progress=not quiet, format=fmt.value if fmt else None)
     warnings = _Warnings()
     try:
         result = build(corpus, options, warn=warnings)
     except BaseException:
         warnings.close()
         raise
-    warnings.close(manifest=result.path / "build.json")
+    warnings.close(manifest=result.path / MANIFEST)
     typer.echo(summary(result))
 
 

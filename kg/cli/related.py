@@ -9,8 +9,7 @@ import typer
 from kg.cli.app import app
 from kg.cli.common import DbOption, Format, build_from, render
 from kg.errors import KgError
-from kg.builds import Build
-from kg.related import RelatedPaper, SharedConcept, find_paper_in, ranking_version
+from kg.related import related_in_build
 
 
 def _shared_cell(row) -> str:
@@ -73,15 +72,7 @@ def related_command(
                                     for pid, related in ranked.items() for i, r in enumerate(related, 1)], fmt))
         return
     try:
-        found = _stored(b, paper, k)
-        if found is None:  # more rows than the build stored: rank from the graph
-            from kg.related import find_paper, related
-
-            g = b.graph()
-            pid = find_paper(g, paper)
-            title, rows = g.nodes[pid].get("title") or pid, related(g, pid, k)
-        else:
-            pid, title, rows = found
+        pid, title, rows = related_in_build(b, paper, k)
     except KgError as exc:
         if str(exc).startswith("no paper matches"):  # the default build may not be the one meant
             raise KgError(f"{exc} (searched the build {b.path}; --db names another)") from None
@@ -95,29 +86,3 @@ def related_command(
     columns = ["rank", "score", "id", "title", "shared concepts"]
     typer.echo(render(columns, [[i, round(r.score, 4), r.id, r.title, _shared_cell(r)] for i, r in enumerate(rows, 1)], fmt))
 
-
-def _stored(b: Build, paper: str, k: int) -> tuple[str, str, list[RelatedPaper]] | None:
-    """The paper's top ``k`` from the RELATED_TO links the build stored, if it stored that many.
-
-    Reading a few rows from the embedded store answers in milliseconds at any corpus size,
-    where loading the graph and ranking takes seconds once the corpus is large.
-    """
-    from kg.store import Store
-
-    manifest = b.manifest
-    # Links stored by another version of the ranking would disagree with a fresh one (-k above them).
-    if k > int(manifest.get("related_k", 0)) or manifest.get("related_version") != ranking_version():
-        return None
-    with Store(b.store_path) as store:
-        hit = store.query("MATCH (p:Paper {id: $id}) RETURN p.id, p.title", {"id": paper.strip()}).rows
-        titles = dict(hit or store.query("MATCH (p:Paper) RETURN p.id, p.title").rows)
-        pid = find_paper_in(titles, paper)
-        rows = store.query(
-            "MATCH (a:Paper {id: $id})-[r:RELATED_TO]->(b:Paper) "
-            "RETURN b.id, b.title, r.score, r.shared, r.shared_types, r.shared_papers ORDER BY r.rank LIMIT $k",
-            {"id": pid, "k": k},
-        ).rows
-    return pid, titles[pid] or pid, [
-        RelatedPaper(oid, otitle or oid, score, tuple(SharedConcept(n, t, c) for n, t, c in zip(names, types, counts)))
-        for oid, otitle, score, names, types, counts in rows
-    ]

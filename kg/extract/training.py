@@ -25,7 +25,7 @@ from pathlib import Path
 
 from kg.errors import KgError
 from kg.extract import bio, tagger
-from kg.scierc import ScierDoc, parse_scierc, read_gold
+from kg.corpus.scierc import ScierDoc, parse_scierc, read_gold
 
 FOLDS = 5
 

@@ -11,7 +11,6 @@ Nothing is fetched from the network: the pages open from disk offline.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,9 +18,11 @@ from pathlib import Path
 import networkx as nx
 
 from kg import forks
-from kg.builds import INDEX_HTML, MANIFEST, VIEWS
+from kg.compat import batched
+from kg.builds import INDEX_HTML, VIEWS, Manifest
+from kg.errors import KgError
 from kg.graph import entities_of, papers_of
-from kg.related import RelatedPaper, related_all
+from kg.related import LISTED_K, RelatedPaper, related_all
 from kg.related import related as related_one
 from kg.schema import PAPER
 from kg.view.names import concept_page, find_concept, page_name, paper_page
@@ -32,7 +33,6 @@ __all__ = [
     "write_views", "write_overview", "pages_on_disk", "write_paper_view", "write_concept_view", "find_concept",
     "page_name", "paper_page", "concept_page", "NODE_BUDGET",
 ]
-RELATED_K = 10  # related papers listed per paper on the pages
 # A build writes a page for every node up to this many nodes; above it (tens of thousands of
 # papers) only for the nodes the overview draws, and `kg view --paper/--concept` writes others.
 PAGE_LIMIT = 20_000
@@ -46,9 +46,10 @@ def _corpus(build_dir: Path, corpus: str | None = None) -> str:
     if corpus:
         return corpus
     try:
-        return str(json.loads((Path(build_dir) / MANIFEST).read_text(encoding="utf-8"))["name"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return Path(build_dir).resolve().name
+        name = Manifest.read(Path(build_dir)).name
+    except (OSError, KgError):
+        name = ""
+    return str(name or Path(build_dir).resolve().name)
 
 
 def _write(path: Path, html: str, atomic: bool = True) -> Path:
@@ -84,15 +85,17 @@ def pages_on_disk(g: nx.DiGraph, build_dir: Path) -> Callable[[str], bool]:
 def write_overview(g: nx.DiGraph, build_dir: Path, related: dict[str, list[RelatedPaper]] | None = None,
                    budget: int = NODE_BUDGET, corpus: str | None = None,
                    has_page: Callable[[str], bool] | None = None) -> Path:
-    related = related_all(g, RELATED_K) if related is None else related
+    """Write ``index.html``, the overview of at most ``budget`` nodes; its path."""
+    related = related_all(g, LISTED_K) if related is None else related
     page = overview(g, _corpus(build_dir, corpus), related, budget=budget, has_page=has_page)
     return _write(Path(build_dir) / INDEX_HTML, render(page, inline=True, home_href=INDEX_HTML))
 
 
 def write_paper_view(g: nx.DiGraph, build_dir: Path, paper_id: str,
                      related: dict[str, list[RelatedPaper]] | None = None) -> Path:
+    """Write one paper's page (its concepts and related papers) under views/; its path."""
     # One paper's ranking, not the corpus's: on demand in a large build this is the fast path.
-    related = {paper_id: related_one(g, paper_id, RELATED_K)} if related is None else related
+    related = {paper_id: related_one(g, paper_id, LISTED_K)} if related is None else related
     views = Path(build_dir) / VIEWS
     copy_assets(views / "lib")
     page = paper_view(g, _corpus(build_dir), paper_id, related, has_page=_existing_pages(g, views, paper_id))
@@ -100,6 +103,7 @@ def write_paper_view(g: nx.DiGraph, build_dir: Path, paper_id: str,
 
 
 def write_concept_view(g: nx.DiGraph, build_dir: Path, entity_id: str) -> Path:
+    """Write one concept's page (the papers using it, what co-occurs) under views/; its path."""
     views = Path(build_dir) / VIEWS
     copy_assets(views / "lib")
     page = concept_view(g, _corpus(build_dir), entity_id, has_page=_existing_pages(g, views, entity_id))
@@ -112,13 +116,13 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
     """Write the overview and the paper and concept pages of a build; returns index.html's path.
 
     ``corpus`` names the corpus on the pages (default: the build manifest's name, else the folder's);
-    ``related`` is a precomputed ``related_all(g, RELATED_K)``. Up to ``page_limit`` nodes every
+    ``related`` is a precomputed ``related_all(g, LISTED_K)``. Up to ``page_limit`` nodes every
     node gets a page; above it only the nodes the overview draws do. ``fresh``: ``build_dir`` is
     a folder no one reads yet, so pages are written in place rather than each swapped in.
     ``workers`` > 1: pages are built and written by that many forked processes.
     """
     build_dir = Path(build_dir)
-    related = related_all(g, RELATED_K) if related is None else related
+    related = related_all(g, LISTED_K) if related is None else related
     corpus = _corpus(build_dir, corpus)
     views = build_dir / VIEWS
     copy_assets(views / "lib")
@@ -132,7 +136,7 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
     job = _PageJob(g, views, corpus, related, has_page, atomic=not fresh)
     nodes = [(True, p) for p in papers] + [(False, e) for e in ents]
     if workers > 1 and len(nodes) >= MIN_PARALLEL_PAGES and forks.can_fork():
-        forks.run(job, _chunks(nodes, PAGES_PER_TASK), workers)
+        forks.run(job, list(batched(nodes, PAGES_PER_TASK)), workers)
     else:
         job(nodes)
     return write_overview(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)
@@ -159,7 +163,3 @@ class _PageJob:
                 _write(self.views / concept_page(n), _view_html(concept_view(g, corpus, n, has_page=has_page)),
                        self.atomic)
         return len(nodes)
-
-
-def _chunks(items: list, n: int) -> list[list]:
-    return [items[i:i + n] for i in range(0, len(items), n)]

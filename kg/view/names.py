@@ -1,26 +1,14 @@
-"""Where each page lives and how a user names a concept on the command line."""
+"""Where each page lives (``kg.builds.page_name``) and how a user names a concept on the command line."""
 from __future__ import annotations
 
-import hashlib
 import re
-from functools import lru_cache
 
 import networkx as nx
 
+from kg.builds import page_name  # the build folder's layout names the pages
 from kg.errors import KgError
 from kg.graph import entities_of
 from kg.resolve import normalize
-
-
-@lru_cache(maxsize=1 << 17)  # a build links each node from many pages
-def page_name(kind: str, node_id: str) -> str:
-    """A readable, filesystem-safe and unique file name: ``paper-<slug>-<hash>.html``.
-
-    The hash keeps ids that slug alike ("A/B" and "A-B") apart.
-    """
-    slug = re.sub(r"[^a-z0-9]+", "-", node_id.lower()).strip("-")[:60] or "node"
-    digest = hashlib.sha1(node_id.encode("utf-8")).hexdigest()[:8]
-    return f"{kind}-{slug}-{digest}.html"
 
 
 def paper_page(paper_id: str) -> str:

@@ -14,7 +14,7 @@ from pyvis.network import Network
 from kg import schema
 from kg.graph import entities_of, paper_text, papers_of
 from kg.related import RelatedPaper
-from kg.titles import clip
+from kg.corpus.titles import clip
 from kg.view.names import concept_page, paper_page
 from kg.view.render import Page
 from kg.view.style import STYLES, style_of

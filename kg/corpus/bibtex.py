@@ -1,4 +1,4 @@
-"""BibTeX and RIS: what reference managers (Zotero, Mendeley, EndNote, Google Scholar) export.
+"""BibTeX, as reference managers (Zotero, Mendeley, JabRef, Google Scholar) export it.
 
 Each entry becomes a record with kg's own field names (``abstract``, ``title``, ``authors``,
 ``year``, ``venue``, ``url``, ``keywords``, ``id``) and the line it starts on, for
@@ -8,17 +8,18 @@ parser could not read at all comes out as a ``Skip`` saying so, never silently l
 """
 from __future__ import annotations
 
-import bisect
 import logging
 import re
 import warnings
 from collections import defaultdict, deque
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
+from kg.corpus.latex import accents_to_unicode, clean_latex
+from kg.corpus.source import LineIndex, Located, Skip, Source
 from kg.errors import KgError
-from kg.latex import accents_to_unicode, clean_latex
+
+SUFFIXES = (".bib",)
 
 # An entry starts with "@type{" or "@type(" at the start of a line (bibtex itself is laxer,
 # but every exporter writes it so).
@@ -29,39 +30,19 @@ _BARE_VALUE = re.compile(r"=\s*([A-Za-z][\w:.+-]*)\s*(?=[,}#)])")
 _CONCATENATED = re.compile(r"#\s*([A-Za-z][\w:.+-]*)")
 _STRING_DEFINITION = re.compile(r'@\s*string\s*[{(]\s*([A-Za-z][\w:.+-]*)\s*=\s*(?:"([^"]*)"|\{([^{}]*)\})',
                                 re.IGNORECASE)
-_RIS_START = re.compile(r"^\ufeff?TY  -", re.MULTILINE)
-_RIS_END = re.compile(r"^ER  -", re.MULTILINE)
 
 
-@dataclass(frozen=True)
-class Skip:
-    """An entry seen in the file but not readable; ``why`` becomes the warning."""
-
-    why: str
-
-
-def looks_like_bibtex(text: str) -> bool:
+def sniff(source: Source) -> bool:
     """Does the file open with an entry (after comments)? A ``.bib`` name decides on its own."""
-    return bool(re.match(r"(?:%[^\n]*\n|\s)*@\s*[A-Za-z]+\s*[{(]", text))
+    return source.suffix in SUFFIXES or bool(re.match(r"(?:%[^\n]*\n|\s)*@\s*[A-Za-z]+\s*[{(]", source.head))
 
 
-def looks_like_ris(text: str) -> bool:
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return first.lstrip("\ufeff").startswith("TY  -")
+def read(source: Source) -> Iterator[Located]:
+    """(line, record or Skip) for each entry, in file order; the @string macros applied."""
+    return _entries(source.path, source.text)
 
 
-class _Lines:
-    """Line number of a character offset, by bisection over the line starts (files can be large)."""
-
-    def __init__(self, text: str) -> None:
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def __call__(self, offset: int) -> int:
-        return bisect.bisect_right(self.starts, offset)
-
-
-# --------------------------------------------------------------------------- BibTeX
-def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
+def _entries(path: Path, text: str) -> Iterator[Located]:
     with warnings.catch_warnings():
         # bibtexparser 1.x calls pyparsing by its old names; the warnings are for its authors.
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -87,7 +68,7 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
             raise KgError(f"{path}: malformed BibTeX ({exc})") from None
         finally:
             logger.setLevel(level)  # the caller's logging is the caller's
-    line_of = _Lines(text)
+    line_of = LineIndex(text)
     starts = [(line_of(m.start()), m.group(2)) for m in _BIBTEX_ENTRY.finditer(text)
               if m.group(1).lower() not in _NOT_ENTRIES]
     if not entries and not starts:
@@ -96,16 +77,16 @@ def bibtex_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
     lines_by_key: dict[str, deque[int]] = defaultdict(deque)
     for line, key in starts:
         lines_by_key[key].append(line)
-    read: list[tuple[int, dict | Skip]] = []
+    found: list[tuple[int, dict | Skip]] = []
     for entry in entries:
         lines = lines_by_key.get(entry.get("ID", ""))
-        read.append((lines.popleft() if lines else 1, _bibtex_record(entry)))
+        found.append((lines.popleft() if lines else 1, _bibtex_record(entry)))
     for key, lines in lines_by_key.items():
         for line in lines:
             why = "BibTeX entry without a key" if not key else \
                 f"BibTeX entry {key!r} could not be read (an unclosed brace or quote?)"
-            read.append((line, Skip(why)))
-    yield from sorted(read, key=lambda r: r[0])
+            found.append((line, Skip(why)))
+    yield from sorted(found, key=lambda r: r[0])
 
 
 def _bare_macros(text: str) -> dict[str, str]:
@@ -155,50 +136,3 @@ def _plain(value: str | None) -> str | None:
     # "{BERT}: Pre-training of {D}eep ..." -> "BERT: Pre-training of Deep ...". The cleaner reads the
     # accents itself: bibtexparser's latex_to_unicode would take the "\l" of "\lambda" for "ł".
     return clean_latex(value) if value else None
-
-
-# --------------------------------------------------------------------------- RIS
-def ris_records(path: Path, text: str) -> Iterator[tuple[int, dict | Skip]]:
-    """Each "TY  -" line starts an entry, read on its own: an entry missing its "ER  -" cannot
-    swallow the next one, and every entry keeps its own line number."""
-    import rispy
-
-    line_of = _Lines(text)
-    starts = [m.start() for m in _RIS_START.finditer(text)]
-    if not starts:
-        raise KgError(f"{path}: no RIS entries found (each starts with a 'TY  -' line)")
-    for begin, end in zip(starts, starts[1:] + [len(text)]):
-        chunk = text[begin:end].lstrip("\ufeff")
-        end_tag = _RIS_END.search(chunk)
-        chunk = chunk[:end_tag.end()] if end_tag else chunk.rstrip() + "\nER  - \n"
-        line = line_of(begin)
-        try:
-            # Abstracts split over several AB (or N2) lines are kept whole.
-            (entry,) = rispy.loads(chunk, list_tags=[*rispy.LIST_TYPE_TAGS, "AB", "N2"])
-        except Exception as exc:  # rispy's errors are plain ValueErrors and the like
-            yield line, Skip(f"RIS entry could not be read ({exc})")
-            continue
-        yield line, _ris_record(entry)
-
-
-def _ris_record(entry: dict) -> dict:
-    urls = entry.get("urls") or []
-    doi = entry.get("doi")
-    abstract = entry.get("abstract") or entry.get("notes_abstract")
-    return {
-        "id": entry.get("id"),
-        "title": entry.get("title") or entry.get("primary_title"),
-        # One line per AB line, as in the file: the corpus reader mends words broken across them.
-        "abstract": "\n".join(abstract) if isinstance(abstract, list) else abstract,
-        "authors": entry.get("authors") or entry.get("first_authors"),
-        "year": _ris_year(entry.get("year") or entry.get("publication_year")),
-        "venue": entry.get("secondary_title") or entry.get("journal_name"),
-        "url": urls[0] if urls else (f"https://doi.org/{doi}" if doi else None),
-        "keywords": entry.get("keywords"),
-    }
-
-
-def _ris_year(value: str | None) -> str | None:
-    # RIS writes dates as "2017/05/17/" or "2017///".
-    m = re.match(r"\s*(\d{4})\b", value or "")
-    return m.group(1) if m else value

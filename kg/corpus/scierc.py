@@ -9,17 +9,21 @@ OtherScientificTerm and Generic are kept with their own names so a caller may
 use them for training, but they are never scored).
 
 ``read_gold`` reads either format (decided per line) into the same
-``ScierDoc`` records; it is what ``kg eval`` uses.
+``ScierDoc`` records; it is what ``kg eval`` uses. As a corpus (``kg build``), a SciERC
+file's abstracts become papers whose ids are the ``doc_key`` (``sniff``, ``read``, ``to_paper``).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from kg.corpus.jsonfile import json_lines
+from kg.corpus.source import Located, Source, decode, split_lines
+from kg.corpus.titles import derive_title
 from kg.errors import KgError
-from kg.jsonlines import json_lines
-from kg.textfile import decode
+from kg.records import Paper
 
 # SciERC type -> graph type. Types missing here are not part of the graph.
 TYPE_MAP: dict[str, str] = {
@@ -86,6 +90,47 @@ def detokenize(tokens: Iterable[str]) -> tuple[str, list[tuple[int, int]]]:
         pos += len(tok)
         prev_raw = raw
     return "".join(out), spans
+
+
+def sniff(source: Source) -> bool:
+    """JSON Lines whose first record has SciERC's ``sentences``."""
+    first = next((line for line in split_lines(source.head)[:5] if line.strip()), "")
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and "sentences" in obj and "abstract" not in obj
+
+
+def read(source: Source) -> Iterator[Located]:
+    """(line, record) for each line: ``kg.corpus.papers`` turns the SciERC ones into papers (``to_paper``)."""
+    return json_lines(source.path, source.text)
+
+
+def is_scierc(rec: dict) -> bool:
+    """Whether a record is SciERC's (tokenised ``sentences``, no ``abstract``)."""
+    return "sentences" in rec and "abstract" not in rec
+
+
+def to_paper(rec: dict, where: str, warn) -> Paper | None:
+    """A SciERC record as a Paper (its tokens as natural text), or None after ``warn``ing why not."""
+    try:
+        doc = parse_scierc(rec, where)
+    except (KeyError, TypeError, ValueError) as exc:
+        warn(f"{where}: malformed SciERC record ({exc}); skipped")
+        return None
+    if not doc.text.strip():
+        warn(f"{where}: empty abstract; skipped")
+        return None
+    return Paper(
+        id=doc.doc_key, title=derive_title(doc.text), abstract=doc.text, text=doc.text, source=where,
+        venue=_venue(doc.doc_key),
+    )
+
+
+def _venue(doc_key: str) -> str:
+    prefix = doc_key.split("_", 1)[0]
+    return prefix if prefix.isalpha() and prefix.isupper() else "ACL"
 
 
 def parse_scierc(obj: dict, source: str = "") -> ScierDoc:

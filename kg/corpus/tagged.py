@@ -3,14 +3,17 @@
 Both write one field per tag at the start of a line and continue long values on indented
 lines; MEDLINE ends a record with a blank line (``PMID- `` starts one), Web of Science with
 ``ER``. Each record becomes a dict with kg's own field names and the line it starts on, for
-``kg.corpus`` to read like any other record.
+``kg.corpus`` to read like any other record. (Web of Science's tab-delimited export is a table:
+``kg.corpus.csvfile`` reads it.)
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from kg.jsonlines import lines as file_lines
+from kg.corpus.source import Located, Source, split_lines as file_lines
+
+MEDLINE_SUFFIXES = (".nbib",)
 
 # "PMID- 123", "TI  - Title", "LID - 10.1/x [doi]": a tag of up to four capitals, padded to four.
 _MEDLINE_TAG = re.compile(r"^([A-Z][A-Z0-9]{1,3}) *- (.*)$")
@@ -22,13 +25,15 @@ _MEDLINE_FIELDS = {"TI": "title", "AB": "abstract", "JT": "venue", "PMID": "id"}
 _WOS_FIELDS = {"TI": "title", "AB": "abstract", "SO": "venue", "PY": "year", "UT": "id"}
 
 
-def looks_like_medline(text: str) -> bool:
-    first = next((line for line in file_lines(text) if line.strip()), "")
-    return bool(_MEDLINE_FIRST.match(first))
+def sniff_medline(source: Source) -> bool:
+    """A ``.nbib`` name, or a first line "PMID- ..."."""
+    first = next((line for line in file_lines(source.head) if line.strip()), "")
+    return source.suffix in MEDLINE_SUFFIXES or bool(_MEDLINE_FIRST.match(first))
 
 
-def looks_like_wos(text: str) -> bool:
-    lines = [line for line in file_lines(text)[:3] if line.strip()]
+def sniff_wos(source: Source) -> bool:
+    """Web of Science's header: "FN ..." then "VR ..." in the first lines."""
+    lines = [line for line in file_lines(source.head)[:3] if line.strip()]
     return bool(lines) and lines[0].lstrip("\ufeff").startswith("FN ") and any(
         line.startswith("VR ") for line in lines)
 
@@ -75,8 +80,9 @@ def _record(fields: list[tuple[int, str, str]], names: dict[str, str], authors: 
     return rec
 
 
-def medline_records(text: str) -> Iterator[tuple[int, dict]]:
+def read_medline(source: Source) -> Iterator[Located]:
     """PubMed's "PubMed" (MEDLINE) format, as saved to ``.nbib`` or ``.txt``."""
+    text = source.text
     block: list[tuple[int, str]] = []
     for i, line in enumerate(file_lines(text), 1):
         if _MEDLINE_FIRST.match(line) and block:
@@ -94,8 +100,9 @@ def _medline_block(block: list[tuple[int, str]]) -> Iterator[tuple[int, dict]]:
         yield fields[0][0], _record(fields, _MEDLINE_FIELDS, ("FAU", "AU"), ("LID", "AID"))
 
 
-def wos_records(text: str) -> Iterator[tuple[int, dict]]:
+def read_wos(source: Source) -> Iterator[Located]:
     """Web of Science's plain-text export ("FN Clarivate ...", records "PT" to "ER")."""
+    text = source.text
     block: list[tuple[int, str]] = []
     for i, line in enumerate(file_lines(text), 1):
         if line.startswith("ER"):

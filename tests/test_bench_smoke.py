@@ -1,0 +1,94 @@
+"""Every benchmark command the docs quote still runs: each bench script at a tiny size.
+
+A smoke run, not a timing: the figures come from the full sizes in docs/BENCHMARKS.md and
+docs/RELIABILITY.md. The extraction benchmarks (bench/heldout_folds.py and the others the
+extraction docs quote) are left to the extraction's own checks. Scripts that need the SciERC
+data of ../shared/bench are skipped where it is not there.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCIERC = ROOT.parent / "shared" / "bench" / "scierc"
+needs_scierc = pytest.mark.skipif(not (SCIERC / "train.json").exists(), reason="no ../shared/bench/scierc here")
+
+
+def bench(script: str, *args: str, cwd: Path = ROOT, timeout: float = 600) -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, f"bench/{script}", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout)
+    assert proc.returncode == 0, f"bench/{script} {' '.join(args)}: exit {proc.returncode}\n{proc.stderr[-3000:]}"
+    return proc
+
+
+def report(proc: subprocess.CompletedProcess) -> dict:
+    """The JSON object a bench script prints last."""
+    out = proc.stdout
+    return json.loads(out[out.index("{"):])
+
+
+def test_read_formats():
+    r = report(bench("read_formats.py", "--n", "30"))
+    assert r and all(v for v in r.values())
+
+
+def test_reliability_inputs_and_swaps():
+    r = report(bench("reliability.py", "--inputs", "30", "--seed", "11", "--skip", "kills"))
+    assert r["inputs"]["failures"] == 0 and r["inputs"]["records_unaccounted"] == 0, r["inputs"]
+    assert r["swap_kills"]["failures"] == 0 and r["summary"]["papers_lost"] == 0, r["swap_kills"]
+
+
+@pytest.mark.slow
+def test_reliability_kills():
+    r = report(bench("reliability.py", "--kills", "1", "--seed", "11", "--skip", "inputs", "swaps"))
+    assert r["kills"]["failures"] == 0 and r["kills"]["next_build_succeeded"] == 1, r["kills"]
+
+
+def test_fuzz_runs_a_property_test_with_fresh_cases():
+    proc = bench("fuzz.py", "-k", "cleaning_and_titles", "--cases", "200", "--seed", "1")
+    assert "1 passed" in proc.stdout and "300 passing examples" in proc.stdout  # 150 in CI, scaled by 200/100
+
+
+@needs_scierc
+def test_corpora(tmp_path):
+    bench("corpora.py", "replicate", "30", str(tmp_path / "c.jsonl"))
+    assert len((tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()) == 30
+
+
+@needs_scierc
+def test_related_quality_on_the_gold_graph():
+    r = report(bench("related_quality.py", "--gold", "-k", "2", "--seeds", "1"))
+    assert r
+
+
+@needs_scierc
+@pytest.mark.slow
+def test_scale():
+    r = report(bench("scale.py", "--sizes", "20"))
+    assert r["results"]["20"]["related"]["ok"]
+
+
+@needs_scierc
+@pytest.mark.slow
+def test_stages():
+    r = report(bench("stages.py", "--n", "40", "--no-views"))
+    assert r["papers"] == 40
+
+
+@needs_scierc
+@pytest.mark.slow
+def test_incremental():
+    r = report(bench("incremental.py", "--n", "20", "--added", "1"))
+    assert r
+
+
+@needs_scierc
+@pytest.mark.slow
+def test_build_throughput():
+    r = report(bench("build_throughput.py", "--n", "20", "--naive-n", "2"))
+    assert r
