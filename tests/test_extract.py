@@ -4,8 +4,7 @@ from pathlib import Path
 import pytest
 
 from kg.extract import Extractor, models
-from kg.extract.postprocess import trim
-from kg.records import ENTITY_TYPES, Extraction, Mention, Paper
+from kg.records import ENTITY_TYPES, Extraction, Paper
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,7 +45,7 @@ def test_construction_is_cheap_and_version_is_a_cache_key(tmp_path):
 
 def test_unknown_steps_are_refused():
     with pytest.raises(ValueError, match="unknown step"):
-        Extractor(steps=("trim", "no-such-step"))
+        Extractor(steps=("drop_generic", "no-such-step"))
 
 
 @pytest.mark.slow
@@ -185,22 +184,3 @@ def test_scierc_dev_does_not_regress():
     assert r["exact"]["documents"] == 50
     assert r["exact"]["micro"]["f1"] >= 0.59, r["exact"]["micro"]
     assert r["partial"]["micro"]["f1"] >= 0.70, r["partial"]["micro"]
-
-
-@pytest.mark.slow
-def test_mentions_are_cut_back_to_the_name():
-    """A span that ran into a clause or stopped on a preposition keeps only the name; a bare model
-    size is no entity."""
-    nlp = models.load_nlp()
-
-    def trimmed(text: str, phrase: str):
-        doc = nlp(text)
-        a = text.index(phrase)
-        out = trim(doc, [Mention(phrase, "Method", a, a + len(phrase), text, 0.8)])
-        return out[0].text if out else None
-
-    assert trimmed("We show that REDS facilitates generalization to new tasks.",
-                   "REDS facilitates generalization") == "REDS"
-    assert trimmed("A KL penalty between the two policies is added.", "KL penalty between") == "KL penalty"
-    assert trimmed("We evaluate Llama models at 8B/405B scale.", "8B/405B") is None
-    assert trimmed("We evaluate the Llama-3.1 model.", "Llama-3.1 model") == "Llama-3.1 model"

@@ -4,7 +4,7 @@ import pytest
 
 from kg.acronyms import definitions, stands_for
 from kg.extract import bio
-from kg.extract.postprocess import drop_generic, is_generic, one_type_per_form
+from kg.extract.postprocess import drop_generic, is_generic
 from kg.records import Mention
 
 TAGS = bio.TagSet(("Method", "Task"))
@@ -99,9 +99,3 @@ def test_generic_phrases_are_never_mentions(text):
                                   "Flow Matching", "question answering"])
 def test_named_or_specific_phrases_are_kept(text):
     assert not is_generic(text)
-
-
-def test_one_surface_form_keeps_one_type_in_an_abstract():
-    ms = [Mention("RLHF", "Method", 0, 4, "", 0.9), Mention("RLHF", "Task", 10, 14, "", 0.4),
-          Mention("rlhf", "Method", 20, 24, "", 0.3)]
-    assert [m.type for m in one_type_per_form(None, ms)] == ["Method", "Method", "Method"]

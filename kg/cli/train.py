@@ -42,7 +42,7 @@ def train_command(
     """Train the entity tagger and save it to OUT_DIR; `kg build --model OUT_DIR` uses it.
 
     Without --train, trains kg's shipped model: SciERC and SciREX train.json, 200 windows of SciREX
-    full text, the epoch picked on SciERC's dev.json (8-20 minutes on two cores). With --train, a
+    full text, seven epochs, the epoch picked on SciERC's dev.json (20-35 minutes on two cores). With --train, a
     lab's own annotations in either gold format `kg eval` reads; --dev picks the epoch (without it,
     the last epoch is kept).
 

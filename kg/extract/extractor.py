@@ -126,8 +126,9 @@ class Extractor:
             if span.label_ in ENTITY_TYPES:
                 out.append(Mention(text=span.text, type=span.label_, start=span.start_char, end=span.end_char,
                                    sentence=span.sent.text, score=float(score), source="tagger"))
-        for name in self.steps:
-            out = postprocess.STEPS[name](doc, out)
+        for name, step in postprocess.STEPS.items():
+            if name in self.steps:
+                out = step(doc, out)
         return out
 
     def _keybert(self, docs, mentions):
