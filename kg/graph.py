@@ -59,8 +59,9 @@ def build_graph(
             continue
         for m, eid in zip(ex.mentions, resolution.mention_entity.get(p.id, ())):
             if not g.has_edge(p.id, eid):
+                # The entity's type, which resolution may have unified across papers, not the mention's.
                 g.add_edge(
-                    p.id, eid, type=schema.MENTION_REL[m.type], mentions=0, score=0.0,
+                    p.id, eid, type=schema.MENTION_REL[resolution.entities[eid].type], mentions=0, score=0.0,
                     surface=[], span_starts=[], span_ends=[], sentences=[],
                 )
                 g.nodes[eid]["papers"] += 1

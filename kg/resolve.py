@@ -131,6 +131,14 @@ def _defines_acronym(text: str) -> bool:
     return bool(m) and _abbreviates(m.group(2).strip(), m.group(1))
 
 
+_SHORT_WORDS = frozenset("of for from with in on the to by via and a an at as".split())
+
+
+def _content_words(key: str) -> str:
+    """A long form's key without its short function words, to compare spellings of one name."""
+    return " ".join(w for w in key.split(" ") if w not in _SHORT_WORDS)
+
+
 def _multiword(text: str) -> bool:
     """Several words, counting dashed compounds: "Karush–Kuhn–Tucker" is three."""
     return len(_WORD_BREAK.split(text.strip())) > 1
@@ -215,13 +223,22 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
                 own[ex.paper_id][acro][long] += 1
     acronym_to_long = {key: c.most_common(1)[0][0] for key, c in definitions.items()}
     own_long = {pid: {key: c.most_common(1)[0][0] for key, c in defs.items()} for pid, defs in own.items()}
+    # Long forms that differ only in their short words are one: "reinforcement learning from human
+    # feedback" and "... with human feedback" both define RLHF. The commonest spelling stands.
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    for c in definitions.values():
+        for long, n in c.items():
+            spellings[_content_words(long)][long] += n
+    canonical = {sig: c.most_common(1)[0][0] for sig, c in spellings.items()}
 
     def plain_key(text: str, pid: str) -> str:
         k = normalize(text)
         mine = own_long.get(pid)
         if mine and k in mine:
-            return mine[k]
-        return acronym_to_long.get(k, k)
+            k = mine[k]
+        else:
+            k = acronym_to_long.get(k, k)
+        return canonical.get(_content_words(k), k)
 
     # Pass 2: one type per name over the corpus, the type most papers give it ("RLHF" is one node
     # whether a paper reads it as a method or as a task).

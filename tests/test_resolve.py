@@ -213,3 +213,24 @@ def test_names_typed_with_hyphens_or_dashes_are_one_entity():
     r = resolve([p, q], [extraction(p, ("Karush–Kuhn–Tucker", "Method")),
                          extraction(q, ("Karush-Kuhn-Tucker", "Method"))])
     assert len(r.entities) == 1
+
+
+def test_a_mention_retyped_by_resolution_links_its_paper_with_the_entitys_relationship():
+    from kg.graph import build_graph
+
+    specs = [("a", "We study RLHF here.", [("RLHF", "Method")]),
+             ("b", "RLHF is a task.", [("RLHF", "Task")]),
+             ("c", "RLHF again.", [("RLHF", "Task")])]
+    papers = [paper(pid, text) for pid, text, _ in specs]
+    exs = [extraction(p, *ents) for p, (_, _, ents) in zip(papers, specs)]
+    g = build_graph(papers, exs, resolve(papers, exs))
+    assert {d["type"] for _, _, d in g.edges(data=True)} == {"ADDRESSES"}
+
+
+def test_long_forms_that_differ_in_short_words_define_one_entity():
+    p1 = paper("a", "Reinforcement learning from human feedback (RLHF) aligns models.")
+    p2 = paper("b", "Reinforcement learning with human feedback (RLHF) fine-tunes a model.")
+    p3 = paper("c", "We study RLHF.")
+    exs = [extraction(p1, ("RLHF", "Method")), extraction(p2, ("RLHF", "Method")), extraction(p3, ("RLHF", "Method"))]
+    r = resolve([p1, p2, p3], exs)
+    assert len(r.entities) == 1 and list(r.entities.values())[0].type == "Method"

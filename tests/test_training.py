@@ -30,7 +30,7 @@ def test_a_trained_tagger_is_saved_without_the_frozen_embeddings_and_reloads_to_
     assert info["abstracts"] == 6 and [h["epoch"] for h in info["history"]] == [1]
     assert "dev" in info["history"][0]
     assert (out / "weights.safetensors").stat().st_size < 25e6  # the word embeddings come from the package
-    assert json.loads((out / "training.json").read_text())["train"] == ["modern_gold.jsonl"]  # no machine paths
+    assert json.loads((out / "training.json").read_text())["train"] == ["data/modern_gold.jsonl"]  # no machine paths
     texts = [json.loads(line)["text"] for line in GOLD.read_text().splitlines()]
     first = tagger.load(out).predict(texts)
     tagger._load.cache_clear()

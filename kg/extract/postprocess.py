@@ -41,8 +41,45 @@ def is_generic(text: str) -> bool:
     return bool(words) and len(words) == len(text.split()) and all(w.lower() in GENERIC_WORDS for w in words)
 
 
+_TRAILING_WORD = re.compile(r"\s+(?:of|for|and|or|with|to|in|on|by|from|the|a|an|via)$", re.IGNORECASE)
+
+
+def tidy_edges(doc, mentions: list[Mention]) -> list[Mention]:
+    """A span cut off inside a phrase is mended at its edges: an unbalanced bracket comes off
+    ("state space model (" -> "state space model", "isPPA)" -> "isPPA", "LLM) pre-training" ->
+    "pre-training"), and so
+    does a last short word ("fusion of" -> "fusion"); a span that ends on a hyphen, half of a
+    word ("image-", "pre-"), is dropped."""
+    out = []
+    for m in mentions:
+        s, e = m.start, m.end
+        text = doc.text
+        for _ in range(3):
+            seg = text[s:e]
+            if seg.count("(") > seg.count(")"):
+                e = s + seg.rfind("(")
+            elif seg.count(")") > seg.count("("):
+                if seg.rstrip().endswith(")"):
+                    e = s + seg.rstrip().rfind(")")
+                else:
+                    s = s + seg.index(")") + 1
+            elif _TRAILING_WORD.search(seg):
+                e = s + _TRAILING_WORD.search(seg).start()
+            while s < e and text[s] in " ,;:":
+                s += 1
+            while e > s and text[e - 1] in " ,;:":
+                e -= 1
+        seg = text[s:e]
+        if not any(c.isalnum() for c in seg) or seg.endswith("-"):
+            continue
+        out.append(m if (s, e) == (m.start, m.end) else Mention(seg, m.type, s, e, m.sentence, m.score,
+                                                                m.source + "+tidy"))
+    return out
+
+
 Step = Callable[[object, list[Mention]], list[Mention]]
 STEPS: dict[str, Step] = {
+    "tidy_edges": tidy_edges,
     "drop_generic": drop_generic,
 }
-DEFAULT_STEPS: tuple[str, ...] = ("drop_generic",)
+DEFAULT_STEPS: tuple[str, ...] = ("tidy_edges", "drop_generic")

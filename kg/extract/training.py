@@ -122,6 +122,11 @@ def score_docs(model: tagger.Tagger, docs: Sequence[ScierDoc]) -> dict[str, floa
     return {m: score(golds, preds, m)["micro"]["f1"] for m in ("exact", "partial")}
 
 
+def _short(path: Path) -> str:
+    """A training file as its folder and name ("scierc/train.json"): no machine paths in a shipped model."""
+    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+
+
 def train(spec: TrainingSpec, out: Path, log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> dict:
     """Train a tagger as ``spec`` says and save the best epoch's to ``out``; returns the training log."""
     import torch
@@ -186,7 +191,7 @@ def train(spec: TrainingSpec, out: Path, log: Callable[[str], None] = lambda s: 
     net.load_state_dict(best_state)
     tagger.save(net, spec.config, out)
     info = {"history": history, "abstracts": len(docs), "windows": len(windows), "holdout": spec.holdout,
-            "seed": spec.seed, "epochs": spec.epochs, "train": [p.name for p in spec.train],  # no machine paths
-            "fulltext": [p.name for p in spec.fulltext], "fulltext_windows": spec.fulltext_windows}
+            "seed": spec.seed, "epochs": spec.epochs, "train": [_short(p) for p in spec.train],
+            "fulltext": [_short(p) for p in spec.fulltext], "fulltext_windows": spec.fulltext_windows}
     (Path(out) / "training.json").write_text(json.dumps(info, indent=2) + "\n")
     return info
