@@ -40,11 +40,11 @@ from _common import ROOT, floor_s, report
 from corpora import replicate, write_jsonl  # noqa: E402
 
 
-def time_kg(corpus: Path, out: Path, workers: int) -> dict:
+def time_kg(corpus: Path, out: Path, workers: int, model: Path | None = None) -> dict:
     from kg.pipeline import BuildOptions, build
 
     t0 = time.perf_counter()
-    result = build(corpus, BuildOptions(out=out, cache_dir=None, workers=workers))
+    result = build(corpus, BuildOptions(out=out, cache_dir=None, workers=workers, model=model))
     dt = time.perf_counter() - t0
     n = len(result.corpus.papers)
     return {"abstracts": n, "seconds": round(dt, 2), "abstracts_per_s": round(n / dt, 2),
@@ -103,13 +103,14 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=500)
     ap.add_argument("--naive-n", type=int, default=500)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--model", type=Path, default=None, help="a tagger folder (default: the shipped one)")
     args = ap.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     with tempfile.TemporaryDirectory() as tmp:
         corpus = Path(tmp) / "bench500.jsonl"
         records = list(replicate(args.n))
         write_jsonl(records, corpus)
-        kg = time_kg(corpus, Path(tmp) / "build", args.workers)
+        kg = time_kg(corpus, Path(tmp) / "build", args.workers, args.model)
         kg["peak_rss_mb"] = peak_rss_mb()
         if args.naive_n == 0:
             print(json.dumps({"kg": kg, "cpus": os.cpu_count()}, indent=2))

@@ -22,17 +22,17 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from kg.corpus.scierc import PTB_TOKENS
 from kg.errors import KgError
+from kg.words import DETERMINERS
 
 SCORED_TYPES: tuple[str, ...] = ("Method", "Task", "Dataset")
 REPORTED_TYPES: tuple[str, ...] = ("Method", "Task", "Dataset", "Metric")
 MATCH_MODES = ("exact", "partial")
 
-_PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
-        "``": '"', "''": '"'}
+_PTB = PTB_TOKENS
 _PTB_RE = re.compile("|".join(re.escape(k) for k in _PTB), re.IGNORECASE)
-_DETERMINERS = ("a", "an", "the", "this", "these", "that", "those", "our", "its", "their")
-_DET_RE = re.compile(r"^(?:%s)\s+" % "|".join(_DETERMINERS))
+_DET_RE = re.compile(r"^(?:%s)\s+" % "|".join(DETERMINERS))
 
 
 def _is_punct(ch: str) -> bool:

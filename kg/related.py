@@ -57,6 +57,7 @@ from kg.errors import KgError
 from kg.graph import entities_of, papers_of
 from kg.resolve import singular
 from kg.corpus.titles import clip
+from kg.words import DETERMINERS
 
 if TYPE_CHECKING:
     from kg.builds import Build
@@ -89,7 +90,6 @@ _STOP = frozenset(
     """a an the of for in on with from to by using via and or as at into over under
     between through than its their our this that these those is are be we""".split()
 )
-_DETERMINERS = frozenset("a an the this these that those our its their".split())
 _SPLIT_PREP = re.compile(r"\s+(?:of|for|in|on|with|from|to|by|using|via|over|under)\s+", re.I)
 _WORD = re.compile(r"[\w][\w\-+.']*[\w+]|[\w]")
 
@@ -148,7 +148,7 @@ def _stem(word: str) -> str:
 @lru_cache(maxsize=200_000)
 def _words(text: str) -> tuple[_Word, ...]:
     raw = _WORD.findall(unicodedata.normalize("NFKC", text))
-    if len(raw) > 1 and raw[0].lower() in _DETERMINERS:
+    if len(raw) > 1 and raw[0].lower() in DETERMINERS:
         raw = raw[1:]
     out = []
     for w in raw:

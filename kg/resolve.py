@@ -32,8 +32,8 @@ from dataclasses import dataclass, replace
 from kg.acronyms import definitions as acronym_definitions
 from kg.names import name_strength
 from kg.records import ENTITY_TYPES, Entity, Extraction, Mention, Paper
+from kg.words import DETERMINERS
 
-_DETERMINERS = {"a", "an", "the", "this", "these", "that", "those", "our", "its", "their"}
 # Words ending in "s" whose singular is themselves.
 _KEEP_S = ("ss", "us", "is", "ys", "ics", "ous", "sis", "xis")
 # Nouns ending in "s" that are the same in the singular, and plurals no suffix rule gets.
@@ -103,7 +103,7 @@ def normalize(text: str) -> str:
     text = re.sub(r"\s*-\s*", "-", text)
     text = re.sub(r"\s+", " ", text)
     words = text.split(" ")
-    if len(words) > 1 and words[0].lower() in _DETERMINERS:
+    if len(words) > 1 and words[0].lower() in DETERMINERS:
         words = words[1:]
     words[-1] = singular(words[-1])
     return " ".join(words).lower().strip(" .,;:'\"")

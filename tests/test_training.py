@@ -73,3 +73,16 @@ def test_kg_build_refuses_a_model_folder_that_holds_no_tagger(tmp_path):
     r = run_kg("build", str(corpus), "--out", str(tmp_path / "b"), "--model", str(tmp_path))
     assert r.returncode == 2 and "not a kg tagger" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "b").exists()
+
+
+@pytest.mark.slow
+def test_kg_build_and_eval_use_a_trained_tagger(trained, tmp_path):
+    out, _ = trained
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(GOLD.read_text())
+    r = run_kg("build", str(corpus), "--out", str(tmp_path / "b"), "--model", str(out), "--no-views", "--no-cache")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "b" / "build.json").read_text())["model"] == str(out)
+    r = run_kg("eval", str(GOLD), "--model", str(out), "--format", "json", "--no-keybert")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["documents"] == 6

@@ -36,6 +36,8 @@ def train_command(
     learning_rate: Annotated[float, typer.Option("--learning-rate", metavar="LR", help="The encoder's peak learning rate.")] = 1e-4,
     batch_size: Annotated[int, typer.Option("--batch-size", metavar="N", min=1, help="Windows per step.")] = 8,
     seed: Annotated[int, typer.Option("--seed", metavar="N")] = 0,
+    layers: Annotated[int | None, typer.Option("--layers", metavar="N", min=1, max=6, show_default=False,
+                                               help="Keep the encoder's first N layers only (faster, default: all six).")] = None,
     threads: Annotated[int | None, typer.Option("--threads", metavar="N", min=1, show_default=False,
                                                 help="torch threads (default: torch's choice, all cores).")] = None,
 ) -> None:
@@ -54,6 +56,7 @@ def train_command(
       kg build corpus.txt --model my-tagger
     """
     from kg.extract import training
+    from kg.extract.tagger import TaggerConfig
 
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise KgError(f"{out}: exists and is not an empty folder; give a new one")
@@ -71,7 +74,8 @@ def train_command(
             raise KgError(f"{p}: no such file")
     spec = training.TrainingSpec(train=tuple(train), dev=dev, fulltext=tuple(fulltext or ()),
                         fulltext_windows=fulltext_windows, holdout=holdout, epochs=epochs, seed=seed, threads=threads,
-                                    learning_rate=learning_rate, batch_size=batch_size)
+                                    learning_rate=learning_rate, batch_size=batch_size,
+                                    config=TaggerConfig(layers=layers))
     info = training.train(spec, out)
     best = max(info["history"], key=lambda h: (h.get("dev", {}).get("exact", 0) + h.get("dev", {}).get("partial", 0),
                                                h["epoch"]))

