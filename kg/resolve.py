@@ -54,6 +54,9 @@ _ACRONYM_DEF = re.compile(r"\s*\(\s*([A-Za-z][\w.\-]*[A-Z][\w.\-]*?)s?\s*\)")
 def singular(word: str) -> str:
     """The singular of a plural noun, by suffix rules and a short list of irregular plurals
     (no full lexicon, so predictable)."""
+    if "-" in word.strip("-"):  # a compound's last part is its noun: "time-series", "meta-analyses"
+        head, _, last = word.rpartition("-")
+        return f"{head}-{singular(last)}"
     low = word.lower()
     if low in _IRREGULAR:
         return _match_case(_IRREGULAR[low], word)

@@ -11,7 +11,8 @@ from tests.helpers import extraction, paper, small_corpus
     ("bias", "bias"), ("losses", "loss"), ("corpus", "corpus"), ("GAN", "GAN"), ("series", "series"),
     # plurals a plain "-s"/"-es" rule gets wrong
     ("metrics", "metric"), ("biases", "bias"), ("meta-analyses", "meta-analysis"), ("atlases", "atlas"),
-    ("viruses", "virus"), ("matrices", "matrix"), ("indices", "index"), ("hypotheses", "hypothesis"),
+    ("viruses", "virus"), ("time-series", "time-series"), ("vision-transformers", "vision-transformer"),
+    ("matrices", "matrix"), ("indices", "index"), ("hypotheses", "hypothesis"),
     # and the words those rules must leave alone
     ("physics", "physics"), ("robotics", "robotics"), ("causes", "cause"), ("houses", "house"),
     ("promises", "promise"), ("classes", "class"), ("databases", "database"),
