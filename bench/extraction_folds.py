@@ -43,6 +43,8 @@ def variants(ablation: bool) -> dict[str, tuple[str, ...]]:
 
 def score_sets(model: Path, sets: dict[str, list], runs: dict[str, tuple[str, ...]]) -> dict:
     out: dict = {}
+    pooled_gold: dict[str, list] = {}
+    pooled_pred: dict[str, list] = {}
     base = Extractor(model=model, use_keybert=False, steps=())
     nlp = base._nlp()
     for set_name, docs in sets.items():
@@ -51,12 +53,19 @@ def score_sets(model: Path, sets: dict[str, list], runs: dict[str, tuple[str, ..
         for run, steps in runs.items():
             ex = Extractor(model=model, use_keybert=False, steps=steps)
             preds = [[(m.text, m.type) for m in ex.mentions(doc)] for doc in parsed]
+            if "fold" in set_name:  # the held-out sets, pooled: the figure steps are chosen on
+                pooled_gold.setdefault(run, []).extend(golds)
+                pooled_pred.setdefault(run, []).extend(preds)
             out.setdefault(set_name, {})[run] = {
                 m: {"f1": r["micro"]["f1"], "precision": r["micro"]["precision"], "recall": r["micro"]["recall"],
                     "per_type_f1": {t: v["f1"] for t, v in r["per_type"].items()}, "gold": r["gold"],
                     "predicted": r["predicted"]}
                 for m in ("exact", "partial") for r in (score(golds, preds, m),)}
             out[set_name]["documents"] = len(docs)
+    out["folds pooled"] = {run: {m: {k: r["micro"][k] for k in ("f1", "precision", "recall")}
+                                 for m in ("exact", "partial") for r in (score(pooled_gold[run], pooled_pred[run], m),)}
+                           for run in pooled_gold}
+    out["folds pooled"]["documents"] = sum(len(d) for n, d in sets.items() if "fold" in n)
     return out
 
 
@@ -69,6 +78,8 @@ def main() -> None:
     runs = variants(args.steps_ablation)
     report = {}
     for model in args.models:
+        if not (model / "training.json").is_file():
+            sys.exit(f"{model}: no training.json (not a folder written by `kg train`)")
         info = json.loads((model / "training.json").read_text())
         k = info.get("holdout")
         if k is None:

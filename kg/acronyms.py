@@ -54,11 +54,23 @@ def _parts(words: list[str]) -> list[str]:
     return [p for w in words for p in re.split(r"[\-\u2010\u2011\u2013]", w) if p]
 
 
+def _optional(words: list[str]) -> list[bool]:
+    """For each part of ``_parts(words)``: may it give no letter? Short function words may, and so
+    may the later parts of a hyphenated word ("Pre-trained" gives GPT only its P)."""
+    out = []
+    for w in words:
+        parts = [p for p in re.split(r"[\-\u2010\u2011\u2013]", w) if p]
+        out += [i > 0 or p.lower() in _FUNCTION_WORDS for i, p in enumerate(parts)]
+    return out
+
+
 def stands_for(acro: str, words: list[str]) -> bool:
-    """Do the acronym's letters, in order, start every word (but short function words) of
-    ``words``, with any remaining letters drawn from inside those words?"""
+    """Do the acronym's letters, in order, start every word of ``words`` (short function words and
+    the later parts of hyphenated words may give none), with any other letters drawn from inside
+    those words?"""
     letters = [c.lower() for c in _singular(acro) if c.isalnum()]
     parts = _parts(words)
+    optional = _optional(words)
     if not letters or not parts or parts[0][0].lower() != letters[0]:
         return False
 
@@ -70,7 +82,7 @@ def stands_for(acro: str, words: list[str]) -> bool:
         if ci == 0:  # a word's first letter: it must give the next letter, unless a function word
             if li < len(letters) and part[0] == letters[li] and match(li + 1, pi, 1):
                 return True
-            return part in _FUNCTION_WORDS and match(li, pi + 1, 0)
+            return optional[pi] and match(li, pi + 1, 0)
         # inside a word: skip to the next word, or take a later letter of this one
         if match(li, pi + 1, 0):
             return True
@@ -82,11 +94,14 @@ def stands_for(acro: str, words: list[str]) -> bool:
     return match(0, 0, 0)
 
 
-def _shortest(acro: str, words: list[str], from_end: bool) -> int | None:
+def _span_words(acro: str, words: list[str], from_end: bool) -> int | None:
     """How many words, counted from the end (long form before the acronym) or the start (after it),
-    the acronym stands for; the fewest that use all its letters."""
+    the acronym stands for. Before it, the fewest that use all its letters (the first letter fixes
+    where the long form starts); after it, the most (a later letter may come from inside a word,
+    "LoRA (Low-Rank Adaptation)", so the fewest would stop at "Low-Rank")."""
     n_letters = sum(c.isalnum() for c in acro)
-    for n in range(1, min(len(words), n_letters + 3) + 1):
+    sizes = range(1, min(len(words), n_letters + 3) + 1)
+    for n in (sizes if from_end else reversed(sizes)):
         chunk = words[-n:] if from_end else words[:n]
         if chunk[0].lower() in _FUNCTION_WORDS or chunk[-1].lower() in _FUNCTION_WORDS:
             continue
@@ -105,7 +120,7 @@ def definitions(text: str) -> list[Definition]:
                 continue
             spans = [(w.start(), w.end()) for w in re.finditer(r"\S+", m.group("long"))]
             words = [m.group("long")[s:e] for s, e in spans]
-            n = _shortest(acro, words, from_end=(side == "before"))
+            n = _span_words(acro, words, from_end=(side == "before"))
             if n is None or (n == 1 and len(_parts(words[-n:] if side == "before" else words[:n])) == 1):
                 continue  # a long form is several words
             chosen = spans[-n:] if side == "before" else spans[:n]

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from kg.acronyms import definitions as acronym_definitions
 from kg.names import name_strength
@@ -54,8 +54,9 @@ _ACRONYM_DEF = re.compile(r"\s*\(\s*([A-Za-z][\w.\-]*[A-Z][\w.\-]*?)s?\s*\)")
 def singular(word: str) -> str:
     """The singular of a plural noun, by suffix rules and a short list of irregular plurals
     (no full lexicon, so predictable)."""
-    if "-" in word.strip("-"):  # a compound's last part is its noun: "time-series", "meta-analyses"
-        head, _, last = word.rpartition("-")
+    head, _, last = word.rpartition("-")
+    if head and last.isalpha() and last.islower() and len(last) > 3:
+        # A compound's last part is its noun: "time-series", "meta-analyses" (not "GPT-4s").
         return f"{head}-{singular(last)}"
     low = word.lower()
     if low in _IRREGULAR:
@@ -164,27 +165,17 @@ def _abbreviates(acro: str, long_form: str) -> bool:
     return True
 
 
-def unify_types(extractions: list[Extraction], key: Callable[[str, str], str]) -> list[Extraction]:
-    """Every mention of a name (``key(text, paper id)``) takes the type most papers give it; a tie
-    goes to the type with the higher total score, then to the earlier of ENTITY_TYPES."""
-    votes: dict[str, Counter[str]] = defaultdict(Counter)
+def unified_types(items: Iterable[tuple[str, str, str, float]]) -> dict[str, str]:
+    """For (paper id, type, key, score) of every mention, each key's type: the one most papers give
+    it; a tie goes to the higher total score, then to the earlier of ENTITY_TYPES."""
+    papers: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     weight: dict[str, Counter[str]] = defaultdict(Counter)
-    for ex in extractions:
-        seen = set()
-        for m in ex.mentions:
-            k = key(m.text, ex.paper_id)
-            weight[k][m.type] += m.score
-            if (k, m.type) not in seen:
-                seen.add((k, m.type))
-                votes[k][m.type] += 1
+    for pid, etype, key, score in items:
+        papers[key][etype].add(pid)
+        weight[key][etype] += score
     order = {t: i for i, t in enumerate(ENTITY_TYPES)}
-    best = {k: max(c, key=lambda t: (c[t], weight[k][t], -order.get(t, len(order)))) for k, c in votes.items()}
-    out = []
-    for ex in extractions:
-        ms = tuple(m if best[key(m.text, ex.paper_id)] == m.type else replace(m, type=best[key(m.text, ex.paper_id)])
-                   for m in ex.mentions)
-        out.append(ex if ms == ex.mentions else replace(ex, mentions=ms))
-    return out
+    return {k: max(by, key=lambda t: (len(by[t]), weight[k][t], -order.get(t, len(order))))
+            for k, by in papers.items()}
 
 
 @dataclass(frozen=True)
@@ -207,11 +198,13 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     texts = {p.id: p.text for p in papers}
     extractions = list(extractions)
 
-    # Pass 1: acronym definitions, over the corpus (acronym key -> long-form key) and per paper: a
-    # paper's own "probabilistic cellular automata (PCA)" is what PCA means in it, whatever PCA
-    # means in most other papers. Definitions come from the mentions ("Long Form (LF)" read as one)
-    # and from the text in every form kg.acronyms reads ("LF, or Long Form").
-    definitions: dict[str, Counter[str]] = defaultdict(Counter)
+    # Pass 1: acronym definitions, per paper and over the corpus. A paper's own "probabilistic
+    # cellular automata (PCA)" is what PCA means in it, whatever its type there. Elsewhere an
+    # acronym takes the long form defined for mentions of its type ("MAP" as a metric is not the
+    # "maximum a posteriori (MAP)" method of another paper, when some paper defines the metric),
+    # else its only long form in the corpus. Definitions come from the mentions
+    # ("Long Form (LF)" read as one) and from the text in every form kg.acronyms reads.
+    typed: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     own: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     for ex in extractions:
         text = texts.get(ex.paper_id, "")
@@ -221,32 +214,42 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             if acro:
                 pairs.add((normalize(acro), normalize(m.text)))
         for acro, long in pairs:
-            if acro != long:
-                definitions[acro][long] += 1
-                own[ex.paper_id][acro][long] += 1
-    acronym_to_long = {key: c.most_common(1)[0][0] for key, c in definitions.items()}
+            if acro == long:
+                continue
+            own[ex.paper_id][acro][long] += 1
+            for t in {m.type for m in ex.mentions if normalize(m.text) in (acro, long)
+                      or acronym_of(m, text) and normalize(acronym_of(m, text)) == acro}:
+                typed[(t, acro)][long] += 1
+    acronym_to_long = {key: c.most_common(1)[0][0] for key, c in typed.items()}
     own_long = {pid: {key: c.most_common(1)[0][0] for key, c in defs.items()} for pid, defs in own.items()}
     # Long forms that differ only in their short words are one: "reinforcement learning from human
     # feedback" and "... with human feedback" both define RLHF. The commonest spelling stands.
     spellings: dict[str, Counter[str]] = defaultdict(Counter)
-    for c in definitions.values():
-        for long, n in c.items():
-            spellings[_content_words(long)][long] += n
-    canonical = {sig: c.most_common(1)[0][0] for sig, c in spellings.items()}
+    for defs in own.values():
+        for c in defs.values():
+            for long, n in c.items():
+                spellings[_content_words(long)][long] += n
+    canonical = {long: c.most_common(1)[0][0] for c in spellings.values() for long in c}
 
-    def plain_key(text: str, pid: str) -> str:
+    # An acronym defined with one long form only, in every paper that defines it, stands for it
+    # whatever type a mention of it has: the tagger types a name inconsistently more often than
+    # two fields share an acronym.
+    untyped: dict[str, set[str]] = defaultdict(set)
+    for defs in own.values():
+        for acro, c in defs.items():
+            untyped[acro].update(canonical[long] for long in c)
+    unambiguous = {acro: next(iter(longs)) for acro, longs in untyped.items() if len(longs) == 1}
+
+    def plain_key(etype: str, text: str, pid: str) -> str:
         k = normalize(text)
         mine = own_long.get(pid)
         if mine and k in mine:
             k = mine[k]
         else:
-            k = acronym_to_long.get(k, k)
-        return canonical.get(_content_words(k), k)
+            k = acronym_to_long.get((etype, k)) or unambiguous.get(k, k)
+        return canonical.get(k, k)
 
-    # Pass 2: one type per name over the corpus, the type most papers give it ("RLHF" is one node
-    # whether a paper reads it as a method or as a task).
-    extractions = unify_types(extractions, plain_key)
-    known = {(m.type, plain_key(m.text, ex.paper_id)) for ex in extractions for m in ex.mentions}
+    known = {(m.type, plain_key(m.type, m.text, ex.paper_id)) for ex in extractions for m in ex.mentions}
 
     def key_of(m: Mention, pid: str) -> str:
         text = m.text.strip()
@@ -258,7 +261,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             names.append((name, head.lower()))
             name, _, head = name.rpartition(" ")
         for name, head in reversed(names):
-            core = plain_key(name, pid)
+            core = plain_key(m.type, name, pid)
             last = name.split()[-1]
             if name_strength(last) > 0:  # "Llama2-7B model"
                 return core
@@ -266,15 +269,21 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             # before a model-like head: "reward model" is no "reward", "summarization task" is.
             if (m.type, core) in known and (" " in name or name[:1].isupper() or head in _TASK_HEADS):
                 return core
-        return plain_key(text, pid)
+        return plain_key(m.type, text, pid)
 
-    # Pass 3: group surface forms under their key.
+    # Pass 2: each mention's key; then one type per key over the corpus, the type most papers give
+    # it ("RLHF" is one node whether a paper reads it as a method or as a task).
+    keys = {ex.paper_id: [key_of(m, ex.paper_id) for m in ex.mentions] for ex in extractions}
+    best = unified_types((ex.paper_id, m.type, k, m.score) for ex in extractions
+                         for m, k in zip(ex.mentions, keys[ex.paper_id]))
+
+    # Pass 3: group surface forms under their entity.
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     mention_entity: dict[str, list[str]] = {}
     for ex in extractions:
         ids = []
-        for m in ex.mentions:
-            eid = f"{m.type}:{key_of(m, ex.paper_id)}"
+        for m, k in zip(ex.mentions, keys[ex.paper_id]):
+            eid = f"{best[k]}:{k}"
             surfaces[eid][m.text.strip()] += 1
             ids.append(eid)
         mention_entity[ex.paper_id] = ids

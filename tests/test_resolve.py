@@ -235,3 +235,30 @@ def test_long_forms_that_differ_in_short_words_define_one_entity():
     exs = [extraction(p1, ("RLHF", "Method")), extraction(p2, ("RLHF", "Method")), extraction(p3, ("RLHF", "Method"))]
     r = resolve([p1, p2, p3], exs)
     assert len(r.entities) == 1 and list(r.entities.values())[0].type == "Method"
+
+
+def test_an_acronym_another_paper_defines_for_another_type_keeps_its_own_meaning():
+    # MAP, maximum a posteriori (a Method) in one paper, mean average precision (a Metric) in another.
+    p1 = paper("a", "We use maximum a posteriori (MAP) estimation. MAP is fast.")
+    p2 = paper("b", "We report mean average precision (MAP). MAP rises.")
+    p3 = paper("c", "The MAP of our detector is high.")
+    exs = [extraction(p1, ("maximum a posteriori", "Method"), ("MAP", "Method")),
+           extraction(p2, ("mean average precision", "Metric"), ("MAP", "Metric")),
+           extraction(p3, ("MAP", "Metric"))]
+    r = resolve([p1, p2, p3], exs)
+    assert r.mention_entity["c"] == ["Metric:mean average precision"]
+    assert r.mention_entity["a"] == ["Method:maximum a posteriori"] * 2
+
+
+def test_one_type_per_entity_holds_after_a_generic_head_comes_off():
+    p1 = paper("a", "We fine-tune Llama2-7B on code.")
+    p2 = paper("b", "The Llama2-7B model is strong.")
+    p3 = paper("c", "A Llama2-7B model answers.")
+    r = resolve([p1, p2, p3], [extraction(p1, ("Llama2-7B", "Method")), extraction(p2, ("Llama2-7B model", "Task")),
+                               extraction(p3, ("Llama2-7B model", "Task"))])
+    assert set(r.entities) == {"Task:llama2-7b"}
+
+
+@pytest.mark.parametrize("word,expected", [("GPT-4s", "GPT-4"), ("Llama-2s", "Llama-2"), ("ViT-Bs", "ViT-B")])
+def test_versioned_plurals_lose_their_s(word, expected):
+    assert singular(word) == expected

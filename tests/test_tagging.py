@@ -65,6 +65,12 @@ def test_decoding_a_clear_sequence_gives_its_spans_with_their_characters():
      "Reinforcement Learning from Human Feedback"),
     ("Large language models (LLMs) are used.", "LLM", "Large language models"),
     ("the Karush–Kuhn–Tucker (KKT) conditions", "KKT", "Karush–Kuhn–Tucker"),
+    # after the acronym, a later letter drawn from inside a word must not end the long form early
+    ("We use LoRA (Low-Rank Adaptation) here.", "LoRA", "Low-Rank Adaptation"),
+    ("We train GPT (Generative Pre-trained Transformer) models.", "GPT", "Generative Pre-trained Transformer"),
+    ("SGD (stochastic gradient descent) converges.", "SGD", "stochastic gradient descent"),
+    ("BERT (Bidirectional Encoder Representations from Transformers) reads.", "BERT",
+     "Bidirectional Encoder Representations from Transformers"),
 ])
 def test_acronym_definitions_in_the_forms_abstracts_write(text, acro, long_form):
     assert [(d.acronym, d.long_form) for d in definitions(text)] == [(acro, long_form)]
@@ -99,3 +105,29 @@ def test_generic_phrases_are_never_mentions(text):
                                   "Flow Matching", "question answering"])
 def test_named_or_specific_phrases_are_kept(text):
     assert not is_generic(text)
+
+
+class _Text:
+    """What tidy_edges reads of a parsed abstract: its text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+@pytest.mark.parametrize("text,phrase,expected", [
+    ("the state space model (SSM) works", "state space model (", "state space model"),
+    ("we use isPPA) here", "isPPA)", "isPPA"),
+    ("an LLM) pre-training (PT) step", "LLM) pre-training (PT)", "pre-training (PT)"),
+    ("the fusion of models", "fusion of", "fusion"),
+    ("the stochastic proximal point algorithm (SPPA) wins", "stochastic proximal point algorithm (SPPA)",
+     "stochastic proximal point algorithm (SPPA)"),
+    ("image- and video-based data", "image-", None),
+    ("a model\n( x", "model\n(", "model"),
+])
+def test_spans_cut_inside_a_phrase_are_mended_at_their_edges(text, phrase, expected):
+    from kg.extract.postprocess import tidy_edges
+
+    at = text.index(phrase)
+    out = tidy_edges(_Text(text), [Mention(phrase, "Method", at, at + len(phrase), text, 0.5)])
+    assert [m.text for m in out] == ([expected] if expected else [])
+    assert all(text[m.start:m.end] == m.text for m in out)

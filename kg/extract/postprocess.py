@@ -45,29 +45,22 @@ _TRAILING_WORD = re.compile(r"\s+(?:of|for|and|or|with|to|in|on|by|from|the|a|an
 
 
 def tidy_edges(doc, mentions: list[Mention]) -> list[Mention]:
-    """A span cut off inside a phrase is mended at its edges: an unbalanced bracket comes off
-    ("state space model (" -> "state space model", "isPPA)" -> "isPPA", "LLM) pre-training" ->
-    "pre-training"), and so
-    does a last short word ("fusion of" -> "fusion"); a span that ends on a hyphen, half of a
-    word ("image-", "pre-"), is dropped."""
+    """A span cut off inside a phrase is mended at its edges: a bracket without its partner comes
+    off ("state space model (" -> "state space model", "isPPA)" -> "isPPA", "LLM) pre-training"
+    -> "pre-training"), and so does a last short word ("fusion of" -> "fusion"); a span that ends
+    on a hyphen, half of a word ("image-", "pre-"), is dropped."""
     out = []
+    text = doc.text
     for m in mentions:
         s, e = m.start, m.end
-        text = doc.text
         for _ in range(3):
-            seg = text[s:e]
-            if seg.count("(") > seg.count(")"):
-                e = s + seg.rfind("(")
-            elif seg.count(")") > seg.count("("):
-                if seg.rstrip().endswith(")"):
-                    e = s + seg.rstrip().rfind(")")
-                else:
-                    s = s + seg.index(")") + 1
-            elif _TRAILING_WORD.search(seg):
-                e = s + _TRAILING_WORD.search(seg).start()
-            while s < e and text[s] in " ,;:":
+            s, e = _unbracketed(text, s, e)
+            trailing = _TRAILING_WORD.search(text[s:e])
+            if trailing:
+                e = s + trailing.start()
+            while s < e and (text[s].isspace() or text[s] in ",;:"):
                 s += 1
-            while e > s and text[e - 1] in " ,;:":
+            while e > s and (text[e - 1].isspace() or text[e - 1] in ",;:"):
                 e -= 1
         seg = text[s:e]
         if not any(c.isalnum() for c in seg) or seg.endswith("-"):
@@ -75,6 +68,34 @@ def tidy_edges(doc, mentions: list[Mention]) -> list[Mention]:
         out.append(m if (s, e) == (m.start, m.end) else Mention(seg, m.type, s, e, m.sentence, m.score,
                                                                 m.source + "+tidy"))
     return out
+
+
+def _unbracketed(text: str, s: int, e: int) -> tuple[int, int]:
+    """(s, e) without a parenthesis that has no partner inside it, nor what it cuts off: the words
+    before an unmatched ")" (or the ")" alone at the end), the words from an unmatched "(" on."""
+    opened: list[int] = []
+    closed: list[int] = []
+    for i in range(s, e):
+        if text[i] == "(":
+            opened.append(i)
+        elif text[i] == ")":
+            if opened:
+                opened.pop()
+            else:
+                closed.append(i)
+    if closed:
+        k = closed[-1]
+        if text[k + 1:e].strip():
+            s = k + 1
+        else:
+            e = k
+    if opened:
+        k = opened[0]
+        if text[s:k].strip():
+            e = k
+        else:
+            s = k + 1
+    return s, e
 
 
 Step = Callable[[object, list[Mention]], list[Mention]]

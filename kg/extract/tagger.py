@@ -263,27 +263,32 @@ def check_folder(folder: str | Path) -> None:
             raise KgError(f"{path}: not a kg tagger (no {name}; `kg train` writes one)")
 
 
-def load(folder: str | Path, threads: int | None = None) -> Tagger:
-    """A saved tagger, its frozen embeddings and tokenizer from the installed base model."""
-    return _load(str(Path(folder).resolve()), threads)
+def load(folder: str | Path) -> Tagger:
+    """A saved tagger, its frozen embeddings and tokenizer from the installed base model; a KgError
+    (one line) when the folder holds no tagger or one that does not load."""
+    check_folder(folder)
+    return _load(str(Path(folder).resolve()))
 
 
 @lru_cache(maxsize=2)
-def _load(folder: str, threads: int | None) -> Tagger:
-    import torch
+def _load(folder: str) -> Tagger:
+    from safetensors import SafetensorError
     from safetensors.torch import load_file
 
+    from kg.errors import KgError
+
     path = Path(folder)
-    for name in ("tagger.json", "weights.safetensors"):
-        if not (path / name).is_file():
-            raise FileNotFoundError(f"{path}: not a kg tagger (no {name}; `kg train` writes one)")
-    if threads:
-        torch.set_num_threads(threads)
-    config = TaggerConfig.from_json(json.loads((path / "tagger.json").read_text()))
-    model = build_model(config)
-    state = {k: v.float() for k, v in load_file(str(path / "weights.safetensors")).items()}
-    missing, unexpected = model.load_state_dict(state, strict=False)
+    try:
+        config = TaggerConfig.from_json(json.loads((path / "tagger.json").read_text()))
+        model = build_model(config)
+        state = {k: v.float() for k, v in load_file(str(path / "weights.safetensors")).items()}
+    except (ValueError, TypeError, SafetensorError) as exc:
+        raise KgError(f"{path}: not a tagger kg can load ({exc})") from None
+    try:
+        missing, unexpected = model.load_state_dict(state, strict=False)
+    except RuntimeError:  # a tensor of another shape
+        missing, unexpected = [], ["(a tensor of another shape)"]
     if unexpected or [k for k in missing if k not in FROZEN and not k.endswith("position_ids")]:
-        raise ValueError(f"{path}: weights do not fit the tagger (missing {missing[:3]}, unexpected {unexpected[:3]})")
+        raise KgError(f"{path}: the weights do not fit the tagger its tagger.json describes")
     model.eval()
     return Tagger(config, model, load_tokenizer(), _digest(folder))

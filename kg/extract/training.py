@@ -17,6 +17,7 @@ import gzip
 import hashlib
 import json
 import random
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -75,7 +76,12 @@ def read_fulltext(paths: Iterable[Path], holdout: int | None = None) -> list[Sci
             for lineno, line in enumerate(f, 1):
                 if not line.strip():
                     continue
-                obj = json.loads(line)
+                try:
+                    obj = json.loads(line)
+                except ValueError as exc:
+                    raise KgError(f"{path}:{lineno}: not JSON ({exc})") from None
+                if not isinstance(obj, dict) or not isinstance(obj.get("sentences"), list):
+                    raise KgError(f"{path}:{lineno}: not a paper in SciREX's format (no 'sentences' list)")
                 if holdout is not None and fold_of(str(obj.get("doc_key", ""))) == holdout:
                     continue
                 out.append(parse_scierc(obj, f"{path}:{lineno}"))
@@ -83,7 +89,13 @@ def read_fulltext(paths: Iterable[Path], holdout: int | None = None) -> list[Sci
 
 
 def _gold_spans(doc: ScierDoc, labels: Sequence[str]) -> list[tuple[int, int, str]]:
-    spans = [(e.start, e.end, e.type) for e in doc.entities if e.type in labels and e.end > e.start]
+    if doc.token_spans:  # SciERC's format: every mention has its offsets
+        spans = [(e.start, e.end, e.type) for e in doc.entities if e.type in labels and e.end > e.start]
+    else:
+        # The generic format names each entity once: every whole-word occurrence of its text is a
+        # mention (else a second "BERT" would be trained as no entity, or "BERT" found in "RoBERTa").
+        spans = [(m.start(), m.end(), e.type) for e in doc.entities if e.type in labels and e.text
+                 for m in re.finditer(r"(?<!\w)" + re.escape(e.text) + r"(?!\w)", doc.text)]
     # Where gold nests, the graph's types first, then the longer span.
     return bio.non_overlapping(spans, prefer=("Method", "Task", "Dataset", "Metric"))
 
@@ -133,7 +145,6 @@ def train(spec: TrainingSpec, out: Path, log: Callable[[str], None] = lambda s: 
 
     if spec.threads:
         torch.set_num_threads(spec.threads)
-    random.seed(spec.seed)
     torch.manual_seed(spec.seed)
     rng = random.Random(spec.seed)
 
