@@ -230,7 +230,9 @@ def test_a_server_killed_mid_load_is_one_line_and_the_same_command_finishes(tmp_
 
         srv = start_server(srv.workdir, (srv.http_port, srv.bolt_port))
         nodes, rels = counts(srv)
-        assert sum(nodes.values()) + sum(rels.values()) == done  # one row a batch: whole batches only
+        # One row a batch: whole batches only, every acknowledged one, and perhaps the batch in flight,
+        # whose commit the server can make durable in the instant before it dies, unacknowledged.
+        assert done <= sum(nodes.values()) + sum(rels.values()) <= done + 1
 
         r = kg("export", "neo4j", str(build), "--uri", srv.bolt_uri, "--user", USER, "--password", PASSWORD)
         assert r.returncode == 0, r.stderr
