@@ -77,7 +77,7 @@ def train_command(
                         fulltext_windows=fulltext_windows, holdout=holdout, epochs=epochs, seed=seed, threads=threads,
                                     learning_rate=learning_rate, batch_size=batch_size,
                                     config=TaggerConfig(layers=layers))
-    info = training.train(spec, out)
+    info = training.train(spec, out, progress=True)
     best = max(info["history"], key=lambda h: (h.get("dev", {}).get("exact", 0) + h.get("dev", {}).get("partial", 0),
                                                h["epoch"]))
     typer.echo(f"Saved the tagger of epoch {best['epoch']} to {out}/ ({json.dumps(best.get('dev', {}))} on --dev)")

@@ -67,8 +67,9 @@ def base_path() -> Path:
 
 
 def shape_features(text: str, offsets: Sequence[tuple[int, int]], word_spans: Sequence[tuple[int, int]]) -> np.ndarray:
-    """Per piece, the casing of the word it belongs to: capitalised, all capitals (two letters
-    or more), a capital after the first letter, a digit, and the piece itself starting the word."""
+    """Per piece, the casing of the white-space-delimited word it belongs to, punctuation included
+    ("(Transformer" has a capital after its first character): capitalised, all capitals (two
+    letters or more), a capital after the first character, a digit, and the piece starting the word."""
     out = np.zeros((len(offsets), SHAPES), dtype=np.float32)
     for i, ((s, e), (ws, we)) in enumerate(zip(offsets, word_spans)):
         if s == e:

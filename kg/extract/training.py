@@ -139,9 +139,12 @@ def _short(path: Path) -> str:
     return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
 
 
-def train(spec: TrainingSpec, out: Path, log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> dict:
-    """Train a tagger as ``spec`` says and save the best epoch's to ``out``; returns the training log."""
+def train(spec: TrainingSpec, out: Path, log: Callable[[str], None] = lambda s: print(s, file=sys.stderr),
+          progress: bool = False) -> dict:
+    """Train a tagger as ``spec`` says and save the best epoch's to ``out``; returns the training log.
+    ``log`` gets a line per epoch (its loss and dev figures); ``progress`` draws a bar of its steps."""
     import torch
+    from tqdm import tqdm
 
     if spec.threads:
         torch.set_num_threads(spec.threads)
@@ -178,7 +181,8 @@ def train(spec: TrainingSpec, out: Path, log: Callable[[str], None] = lambda s: 
     for epoch in range(1, spec.epochs + 1):
         net.train()
         total = 0.0
-        for batch in _batches(windows, spec.batch_size, rng):
+        for batch in tqdm(_batches(windows, spec.batch_size, rng), desc=f"epoch {epoch}/{spec.epochs}", unit=" steps",
+                          file=sys.stderr, leave=False, disable=not progress):
             ids, mask, shapes, labels = tagger.collate(batch, model.tokenizer.pad_token_id, with_labels=True)
             logits = net(ids, mask, shapes)
             loss = loss_fn(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1))
