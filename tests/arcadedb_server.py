@@ -91,6 +91,15 @@ class ArcadeServer:
     def clear(self) -> None:
         self.run("MATCH (n) DETACH DELETE n")
 
+    def counts(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Nodes per label (joined with "/" when several) and relationships per type."""
+        nodes: dict[str, int] = {}
+        for row in self.run("MATCH (n) RETURN labels(n) AS labels, count(n) AS n"):
+            key = "/".join(row["labels"])
+            nodes[key] = nodes.get(key, 0) + row["n"]
+        rels = {row["t"]: row["n"] for row in self.run("MATCH ()-[r]->() RETURN type(r) AS t, count(r) AS n")}
+        return nodes, rels
+
     def kill(self) -> None:
         """SIGKILL: the server stops mid-whatever, as on a crash or an OOM kill."""
         self.process.kill()

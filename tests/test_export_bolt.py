@@ -13,7 +13,6 @@ import re
 import subprocess
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 import networkx as nx
@@ -46,11 +45,7 @@ def export(srv: ArcadeServer, build: Path, *extra: str) -> subprocess.CompletedP
 
 
 def counts(srv: ArcadeServer) -> tuple[dict[str, int], dict[str, int]]:
-    nodes = Counter()
-    for row in srv.run("MATCH (n) RETURN labels(n) AS labels, count(n) AS n"):
-        nodes["/".join(row["labels"])] += row["n"]
-    rels = {row["t"]: row["n"] for row in srv.run("MATCH ()-[r]->() RETURN type(r) AS t, count(r) AS n")}
-    return dict(nodes), rels
+    return srv.counts()
 
 
 def properties(srv: ArcadeServer, query: str, **params) -> list[dict]:

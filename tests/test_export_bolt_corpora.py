@@ -73,11 +73,7 @@ def expected_counts(g: nx.DiGraph) -> tuple[dict[str, int], dict[str, int]]:
 
 
 def counts(srv: ArcadeServer) -> tuple[dict[str, int], dict[str, int]]:
-    nodes = Counter()
-    for row in srv.run("MATCH (n) RETURN labels(n) AS labels, count(n) AS n"):
-        nodes["/".join(row["labels"])] += row["n"]
-    rels = {row["t"]: row["n"] for row in srv.run("MATCH ()-[r]->() RETURN type(r) AS t, count(r) AS n")}
-    return dict(nodes), rels
+    return srv.counts()
 
 
 def held(srv: ArcadeServer, g: nx.DiGraph) -> tuple[dict, dict]:
