@@ -16,7 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from kg.errors import KgError
-from kg.records import Extraction, Mention, Paper
+from kg.records import Extraction, Mention, Paper, Relation
 
 DEFAULT_CACHE_DIR = Path(".kg-cache")
 
@@ -52,6 +52,7 @@ class ExtractionCache:
             return Extraction(
                 paper_id=paper.id,
                 mentions=tuple(Mention(**m) for m in data["mentions"]),
+                relations=tuple(Relation(**r) for r in data["relations"]),
                 key_concepts=tuple((str(k), float(s)) for k, s in data["key_concepts"]),
             )
         except (OSError, ValueError, KeyError, TypeError):
@@ -72,6 +73,7 @@ class ExtractionCache:
             "version": self.version,
             "text_sha": _digest(paper.text),
             "mentions": [asdict(m) for m in extraction.mentions],
+            "relations": [asdict(r) for r in extraction.relations],
             "key_concepts": [list(k) for k in extraction.key_concepts],
         }
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")

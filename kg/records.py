@@ -49,12 +49,36 @@ class Mention:
     source: str = ""
 
 
+# SciERC's relation types, as the relation model predicts them: "<head> USED-FOR <tail>".
+RELATION_LABELS: tuple[str, ...] = (
+    "USED-FOR", "EVALUATE-FOR", "FEATURE-OF", "PART-OF", "HYPONYM-OF", "COMPARE", "CONJUNCTION",
+)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A relation one paper states between two of its mentions.
+
+    ``head`` and ``tail`` index ``Extraction.mentions``; ``label`` is one of
+    ``RELATION_LABELS``, read in SciERC's direction ("head USED-FOR tail": the
+    head is used for the tail; "head EVALUATE-FOR tail": the head, a metric
+    or dataset, evaluates the tail). ``score`` is the model's confidence in [0, 1].
+    Both mentions lie in one sentence, ``Extraction.mentions[head].sentence``.
+    """
+
+    head: int
+    tail: int
+    label: str
+    score: float
+
+
 @dataclass(frozen=True)
 class Extraction:
     """Everything extraction found in one paper."""
 
     paper_id: str
     mentions: tuple[Mention, ...] = ()
+    relations: tuple[Relation, ...] = ()
     # KeyBERT key concepts of the abstract: (phrase, salience), best first.
     key_concepts: tuple[tuple[str, float], ...] = ()
 

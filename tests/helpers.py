@@ -22,7 +22,7 @@ def mention(p: Paper, surface: str, etype: str, nth: int = 0, score: float = 0.8
 
 
 def extraction(p: Paper, *items: tuple[str, str], key_concepts=()) -> Extraction:
-    return Extraction(p.id, tuple(mention(p, s, t) for s, t in items), tuple(key_concepts))
+    return Extraction(p.id, tuple(mention(p, s, t) for s, t in items), key_concepts=tuple(key_concepts))
 
 
 def small_corpus() -> tuple[list[Paper], list[Extraction]]:
