@@ -148,6 +148,71 @@ def score(gold_docs: Sequence[Iterable[tuple[str, str]]], pred_docs: Sequence[It
     }
 
 
+Relation = tuple[str, str, str, str, str]  # head text, head type, tail text, tail type, label
+
+
+def _relation_match_count(gold: set[Relation], pred: set[Relation], match: str) -> int:
+    """How many predicted relations of one abstract are correct: same label, and each argument
+    matches the gold relation's as an entity would (same type; exact, or whole-word containment)."""
+    exact = gold & pred
+    if match == "exact":
+        return len(exact)
+
+    def fits(a: str, b: str) -> bool:
+        return a == b or _contains_words(a, b) or _contains_words(b, a)
+
+    pairs = []
+    for p in pred - exact:
+        for g in gold - exact:
+            if p[4] == g[4] and p[1] == g[1] and p[3] == g[3] and fits(p[0], g[0]) and fits(p[2], g[2]):
+                shared = min(len(p[0]), len(g[0])) + min(len(p[2]), len(g[2]))
+                pairs.append((shared, p, g))
+    pairs.sort(key=lambda t: (-t[0], t[1], t[2]))
+    used_p: set[Relation] = set()
+    used_g: set[Relation] = set()
+    for _, p, g in pairs:
+        if p not in used_p and g not in used_g:
+            used_p.add(p)
+            used_g.add(g)
+    return len(exact) + len(used_p)
+
+
+def score_relations(gold_docs: Sequence[Iterable[Relation]], pred_docs: Sequence[Iterable[Relation]],
+                    match: str = "exact") -> dict:
+    """Micro precision, recall and F1 of relations, per abstract as sets of (head text, head type,
+    tail text, tail type, label) with normalized texts, over relations whose two arguments are of
+    the reported types (Method, Task, Dataset, Metric); per label too."""
+    if match not in MATCH_MODES:
+        raise ValueError(f"match must be one of {MATCH_MODES}, not {match!r}")
+    if len(gold_docs) != len(pred_docs):
+        raise ValueError("gold and predictions must cover the same abstracts")
+    total = Counts()
+    per_label: dict[str, Counts] = {}
+
+    def norm(items: Iterable[Relation]) -> set[Relation]:
+        out = set()
+        for ht, hy, tt, ty, label in items:
+            if hy in REPORTED_TYPES and ty in REPORTED_TYPES:
+                h, t = normalize_text(ht), normalize_text(tt)
+                if h and t:
+                    out.add((h, hy, t, ty, label))
+        return out
+
+    for g, p in zip(gold_docs, pred_docs):
+        gs, ps = norm(g), norm(p)
+        for label in sorted({r[4] for r in gs | ps}):
+            gl = {r for r in gs if r[4] == label}
+            pl = {r for r in ps if r[4] == label}
+            c = Counts(len(gl), len(pl), _relation_match_count(gl, pl, match))
+            per_label.setdefault(label, Counts()).add(c)
+            total.add(c)
+    return {
+        "documents": len(gold_docs), "gold": total.gold, "predicted": total.predicted, "match": match,
+        "micro": total.prf(),
+        "per_label": {k: {**c.prf(), "gold": c.gold, "predicted": c.predicted} for k, c in sorted(per_label.items())},
+    }
+
+
 def format_table(report: dict) -> str:
     """A short human-readable table of a score report."""
     lines = [f"documents: {report['documents']}   match: {report['match']}",
@@ -188,3 +253,60 @@ def evaluate_many(gold_path, extractor=None, matches: Sequence[str] = MATCH_MODE
     preds = [[(m.text, m.type) for m in ex.mentions] for ex in extractor.extract(papers, progress=progress)]
     golds = [[(e.text, e.type) for e in d.entities] for d in docs]
     return {m: score(golds, preds, m) for m in matches}
+
+
+def evaluate_relations(gold_path, extractor=None, matches: Sequence[str] = MATCH_MODES,
+                       progress: bool = False) -> dict[str, dict]:
+    """Relations scored two ways (``kg eval --relations``): ``end_to_end``, the extractor's own
+    entities and relations; ``gold_entities``, the relation model given the gold entities, which
+    isolates it. Each holds a ``score_relations`` report per match mode (relations between the
+    reported types only)."""
+    from kg.corpus.scierc import read_gold
+
+    docs = list(read_gold(gold_path))
+    if not docs:
+        raise KgError(f"{gold_path}: no gold documents (expected SciERC JSON Lines)")
+    if not any(d.relations for d in docs):
+        raise KgError(f"{gold_path}: no gold relations to score (SciERC's JSON Lines have them)")
+    return score_relation_docs(docs, extractor, matches, progress)
+
+
+def score_relation_docs(docs, extractor=None, matches: Sequence[str] = MATCH_MODES,
+                        progress: bool = False) -> dict[str, dict]:
+    """``evaluate_relations`` for gold documents already read (kg.corpus.scierc.ScierDoc)."""
+    from kg.extract import relation_training, tagger
+    from kg.records import Paper
+
+    if extractor is None:
+        from kg.extract import Extractor
+        extractor = Extractor()
+    model = tagger.load(extractor.model)
+    if model.relations is None:
+        raise KgError(f"{extractor.model}: the tagger has no relation model (`kg train-relations` adds one)")
+    papers = [Paper(id=d.doc_key, title=d.doc_key, abstract=d.text, text=d.text, source=d.source) for d in docs]
+    predicted = []
+    for ex in extractor.extract(papers, progress=progress):
+        ms = ex.mentions
+        predicted.append([(ms[r.head].text, ms[r.head].type, ms[r.tail].text, ms[r.tail].type, r.label)
+                          for r in ex.relations])
+    # Gold entities given: all of them, SciERC's unscored types too, as the model was trained.
+    items = relation_training.doc_sentences(model, docs, model.relations.config, labelled=False)
+    given = relation_training.predicted_relations(model.relations, items)
+    golds = [relation_training.gold_relations(d) for d in docs]
+    return {"end_to_end": {m: score_relations(golds, predicted, m) for m in matches},
+            "gold_entities": {m: score_relations(golds, given, m) for m in matches}}
+
+
+def format_relations_table(reports: dict[str, dict]) -> str:
+    """``evaluate_relations``'s reports as a short table: one row per setting and match mode, then labels."""
+    lines = [f"{'relations':<28}{'precision':>10}{'recall':>10}{'f1':>10}{'gold':>8}{'predicted':>11}"]
+    for setting, by_match in reports.items():
+        for match, r in by_match.items():
+            m = r["micro"]
+            lines.append(f"{setting.replace('_', ' ') + ', ' + match:<28}{m['precision']:>10.3f}{m['recall']:>10.3f}"
+                         f"{m['f1']:>10.3f}{r['gold']:>8}{r['predicted']:>11}")
+    first = next(iter(next(iter(reports.values())).values()))
+    lines.append(f"per label (end to end, {first['match']}):")
+    for label, r in first["per_label"].items():
+        lines.append(f"  {label:<26}{r['precision']:>10.3f}{r['recall']:>10.3f}{r['f1']:>10.3f}{r['gold']:>8}{r['predicted']:>11}")
+    return "\n".join(lines)

@@ -26,6 +26,8 @@ def eval_command(
     model: Annotated[Path | None, typer.Option("--model", metavar="TAGGER_DIR", help="An entity tagger trained by `kg train` (default: the one kg ships).",
                                                show_default=False)] = None,
     no_keybert: Annotated[bool, typer.Option("--no-keybert", help="Skip KeyBERT (scores do not use it).")] = False,
+    relations: Annotated[bool, typer.Option("--relations", help="Score relations instead (SciERC gold): end to end, "
+                                            "and with the gold entities given.")] = False,
 ) -> None:
     """Extract entities from the abstracts of GOLD and print precision, recall and F1.
 
@@ -37,13 +39,20 @@ def eval_command(
       kg eval ../shared/bench/scierc/dev.json --match partial --format json
       kg eval my_gold.jsonl      # {"id", "text", "entities": [{"text", "type"}]} per line
       kg eval my_gold.jsonl --model my-tagger
+      kg eval ../shared/bench/scierc/dev.json --relations
     """
-    from kg.evaluate import evaluate, format_table
+    from kg.evaluate import evaluate, evaluate_relations, format_relations_table, format_table
     from kg.extract import Extractor
     from kg.extract.tagger import check_folder
 
     if model is not None:
         check_folder(model)
+    if relations:
+        # Both match modes: the one asked for first, so the per-label rows follow it.
+        modes = (match.value, *(m for m in ("exact", "partial") if m != match.value))
+        reports = evaluate_relations(gold, Extractor(model=model, use_keybert=not no_keybert), matches=modes)
+        typer.echo(json.dumps(reports) if fmt == ReportFormat.json else format_relations_table(reports))
+        return
     report = evaluate(gold, Extractor(model=model, use_keybert=not no_keybert), match=match.value)
     if fmt == ReportFormat.json:
         typer.echo(json.dumps(report))

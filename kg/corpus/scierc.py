@@ -55,6 +55,13 @@ class GoldEntity:
 
 
 @dataclass(frozen=True)
+class GoldRelation:
+    head: int  # index into ScierDoc.entities
+    tail: int
+    label: str  # SciERC's relation type (kg.records.RELATION_LABELS), in its direction
+
+
+@dataclass(frozen=True)
 class ScierDoc:
     doc_key: str
     text: str
@@ -63,6 +70,7 @@ class ScierDoc:
     token_spans: tuple[tuple[int, int], ...] = ()
     sentence_spans: tuple[tuple[int, int], ...] = ()
     source: str = ""  # "file:line"
+    relations: tuple[GoldRelation, ...] = ()
 
     @property
     def scored_entities(self) -> tuple[GoldEntity, ...]:
@@ -148,6 +156,7 @@ def parse_scierc(obj: dict, source: str = "") -> ScierDoc:
         i += len(s)
     ents = []
     seen = set()
+    at: dict[tuple[int, int], int] = {}  # token span -> its (first) entity, for the relations
     for sent in obj.get("ner", []):
         for s, e, label in sent:
             etype = TYPE_MAP.get(label, label)
@@ -156,9 +165,16 @@ def parse_scierc(obj: dict, source: str = "") -> ScierDoc:
             if key in seen:
                 continue
             seen.add(key)
+            at.setdefault((s, e), len(ents))
             ents.append(GoldEntity(text[start:end], etype, start, end))
+    rels = []
+    for sent in obj.get("relations", []) or []:
+        for s1, e1, s2, e2, label in sent:
+            if (s1, e1) in at and (s2, e2) in at:
+                rels.append(GoldRelation(at[(s1, e1)], at[(s2, e2)], label))
     return ScierDoc(doc_key=str(obj.get("doc_key", source)), text=text, entities=tuple(ents),
-                    token_spans=tuple(spans), sentence_spans=tuple(sent_spans), source=source)
+                    token_spans=tuple(spans), sentence_spans=tuple(sent_spans), source=source,
+                    relations=tuple(rels))
 
 
 def parse_generic(obj: dict, source: str = "") -> ScierDoc:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kg.compat import batched
-from kg.records import ENTITY_TYPES, Extraction, Mention, Paper
+from kg.records import ENTITY_TYPES, Extraction, Mention, Paper, Relation
 
 from . import component, keyphrases, models, parallel, postprocess, tagger
 
@@ -20,7 +20,8 @@ MAX_CHARS = 5_000_000
 def _source_digest() -> str:
     h = hashlib.sha256()
     here = Path(__file__).parent
-    for name in ("extractor.py", "postprocess.py", "keyphrases.py", "tagger.py", "bio.py", "component.py"):
+    for name in ("extractor.py", "postprocess.py", "keyphrases.py", "tagger.py", "bio.py", "component.py",
+                 "relations.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()[:12]
 
@@ -94,6 +95,7 @@ class Extractor:
             for batch in batched(parsed, self.batch_size):
                 docs = [d for d, _ in batch]
                 mentions = [self.mentions(doc) for doc in docs]
+                relations = [self.relations(doc, ms) for doc, ms in zip(docs, mentions)]
                 if self.use_keybert:
                     results = self._keybert(docs, mentions)
                 else:
@@ -102,8 +104,9 @@ class Extractor:
                 # this generator, and the bar would stay a batch behind.
                 if bar is not None:
                     bar.update(len(batch))
-                for (_, paper), (ms, concepts) in zip(batch, results):
-                    yield Extraction(paper_id=paper.id, mentions=tuple(ms), key_concepts=tuple(concepts))
+                for (_, paper), (ms, concepts), rels in zip(batch, results, relations):
+                    yield Extraction(paper_id=paper.id, mentions=tuple(ms), relations=tuple(rels),
+                                     key_concepts=tuple(concepts))
         finally:
             # Worker processes end here, also on Ctrl-C or an error, not when the
             # garbage collector gets to the generator.
@@ -123,6 +126,32 @@ class Extractor:
         for name, step in postprocess.STEPS.items():
             if name in self.steps:
                 out = step(doc, out)
+        return out
+
+    def relations(self, doc, mentions: list[Mention]) -> list[Relation]:
+        """The relation model's relations (component.py) between the tagger's spans, moved onto the
+        mentions the steps made of those spans (a step may trim a span or drop it)."""
+        group = doc.spans.get(component.KEY, [])
+        found = group.attrs.get("relations", []) if len(group) else []
+        if not found:
+            return []
+        # Each tagger span's mention: the first that overlaps it most.
+        of_span: dict[int, int] = {}
+        for k, span in enumerate(group):
+            best, best_overlap = None, 0
+            for i, m in enumerate(mentions):
+                overlap = min(m.end, span.end_char) - max(m.start, span.start_char)
+                if overlap > best_overlap:
+                    best, best_overlap = i, overlap
+            if best is not None:
+                of_span[k] = best
+        out, seen = [], set()
+        for h, t, label, score in found:
+            head, tail = of_span.get(h), of_span.get(t)
+            if head is None or tail is None or head == tail or (head, tail) in seen:
+                continue
+            seen.add((head, tail))
+            out.append(Relation(head, tail, label, float(score)))
         return out
 
     def _keybert(self, docs, mentions):

@@ -45,11 +45,14 @@ def packages() -> str:
 
 def load_nlp(tagger_dir: str | Path = TAGGER_DIR):
     """en_core_web_sm (its OntoNotes NER left out) followed by the entity tagger of ``tagger_dir``."""
-    return _load_nlp(str(Path(tagger_dir).resolve()))
+    from kg.extract import tagger
+
+    folder = str(Path(tagger_dir).resolve())
+    return _load_nlp(folder, tagger._stamp(folder))  # a tagger changed on disk is loaded again
 
 
 @lru_cache(maxsize=2)
-def _load_nlp(tagger_dir: str):
+def _load_nlp(tagger_dir: str, stamp: tuple = ()):
     from kg.extract import tagger
     from kg.extract.imports import import_spacy
 

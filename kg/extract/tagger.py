@@ -32,6 +32,7 @@ from kg.extract.bio import Span, TagSet, decode
 LABELS = ("Method", "Task", "Dataset", "Metric", "OtherScientificTerm", "Generic")
 FROZEN = ("encoder.embeddings.word_embeddings.weight",)
 SHAPES = 5  # casing features per piece: see shape_features
+AUTO = -1  # Tagger.encode: the hidden states the relation model reads, if there is one
 
 
 @dataclass(frozen=True)
@@ -125,10 +126,13 @@ def build_model(config: TaggerConfig):
             self.dropout = nn.Dropout(0.1)
             self.head = nn.Linear(hidden + config.shape_dim, len(config.tagset.tags))
 
-        def forward(self, input_ids, attention_mask, shapes):
-            h = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
-            x = torch.cat([h, torch.tanh(self.shape(shapes))], dim=-1)
-            return self.head(self.dropout(x))
+        def forward(self, input_ids, attention_mask, shapes, layer: int | None = None):
+            """The tags' logits; with ``layer``, also the hidden states after that many layers."""
+            out = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
+                               output_hidden_states=layer is not None)
+            x = torch.cat([out.last_hidden_state, torch.tanh(self.shape(shapes))], dim=-1)
+            logits = self.head(self.dropout(x))
+            return logits if layer is None else (logits, out.hidden_states[layer])
 
     return TaggerModel()
 
@@ -144,14 +148,25 @@ class Encoded:
     labels: list[int] = field(default_factory=list)
 
 
+@dataclass
+class Encoding:
+    """One text as the tagger sees it: its word pieces' character spans (in order), and per piece
+    the tags' log-probabilities and, where asked, a hidden state (what the relation model reads)."""
+
+    offsets: list[tuple[int, int]]
+    logp: np.ndarray
+    hidden: np.ndarray | None = None
+
+
 class Tagger:
     """A loaded tagger: ``predict(texts)`` gives each text's entity spans."""
 
-    def __init__(self, config: TaggerConfig, model, tokenizer, digest: str = "") -> None:
+    def __init__(self, config: TaggerConfig, model, tokenizer, digest: str = "", relations=None) -> None:
         self.config = config
         self.model = model
         self.tokenizer = tokenizer
         self.digest = digest
+        self.relations = relations  # the relation model saved beside it (kg/extract/relations.py), if any
 
     def windows(self, texts: Sequence[str]) -> list[Encoded]:
         """Each text cut into overlapping windows of word pieces."""
@@ -167,38 +182,61 @@ class Tagger:
             out.append(Encoded(ti, ids, offsets, shape_features(text, offsets, word_spans(text, offsets))))
         return out
 
-    def logits(self, windows: Sequence[Encoded], batch_size: int = 8) -> list[np.ndarray]:
-        """Log-probabilities of the tags, per window and piece."""
+    def logits(self, windows: Sequence[Encoded], batch_size: int = 8,
+               layer: int | None = None) -> list[tuple[np.ndarray, np.ndarray | None]]:
+        """Log-probabilities of the tags per window and piece, and with ``layer`` the hidden states
+        after that many encoder layers (what the relation model reads)."""
         import torch
 
-        out: list[np.ndarray | None] = [None] * len(windows)
+        out: list[tuple[np.ndarray, np.ndarray | None] | None] = [None] * len(windows)
         order = sorted(range(len(windows)), key=lambda i: len(windows[i].input_ids))
         self.model.eval()
         with torch.inference_mode():
             for b in range(0, len(order), batch_size):
                 idx = order[b:b + batch_size]
                 ids, mask, shapes = collate([windows[i] for i in idx], self.tokenizer.pad_token_id)
-                logp = torch.log_softmax(self.model(ids, mask, shapes).float(), dim=-1).numpy()
+                result = self.model(ids, mask, shapes, layer=layer)
+                logits, hidden = result if layer is not None else (result, None)
+                logp = torch.log_softmax(logits.float(), dim=-1).numpy()
+                hidden = hidden.float().numpy() if hidden is not None else None
                 for row, i in enumerate(idx):
-                    out[i] = logp[row, :len(windows[i].input_ids)]
+                    k = len(windows[i].input_ids)
+                    out[i] = (logp[row, :k], hidden[row, :k] if hidden is not None else None)
         return out  # type: ignore[return-value]
+
+    def encode(self, texts: Sequence[str], batch_size: int = 8, layer: int | None = AUTO) -> list[Encoding]:
+        """Each text's word pieces with their tags' log-probabilities, and the hidden states after
+        ``layer`` encoder layers (``AUTO``: the relation model's ``split`` if there is one; None: none)."""
+        if layer == AUTO:
+            layer = self.relations.config.split if self.relations is not None else None
+        windows = self.windows(texts)
+        results = self.logits(windows, batch_size, layer)
+        # A piece seen by two windows takes the mean of its two rows.
+        pieces: list[dict[tuple[int, int], list]] = [{} for _ in texts]
+        for w, (lp, hid) in zip(windows, results):
+            for k, ((s, e), row) in enumerate(zip(w.offsets, lp)):
+                if s != e:
+                    pieces[w.text_index].setdefault((s, e), []).append((row, None if hid is None else hid[k]))
+        out = []
+        hidden_size = self.model.encoder.config.hidden_size
+        for p in pieces:
+            offsets = sorted(p)
+            lp = (np.array([np.mean([r for r, _ in p[o]], axis=0) for o in offsets]) if offsets
+                  else np.zeros((0, len(self.config.tagset.tags))))
+            hid = None
+            if layer is not None:
+                hid = (np.array([np.mean([h for _, h in p[o]], axis=0) for o in offsets], dtype=np.float32)
+                       if offsets else np.zeros((0, hidden_size), np.float32))
+            out.append(Encoding(offsets, lp, hid))
+        return out
+
+    def spans(self, encoding: Encoding) -> list[Span]:
+        """The best BIO reading of one encoded text: its entity spans, all six labels, in text order."""
+        return decode(encoding.logp, encoding.offsets, self.config.tagset)
 
     def predict(self, texts: Sequence[str], batch_size: int = 8) -> list[list[Span]]:
         """The entity spans of each text, all six labels, in text order."""
-        windows = self.windows(texts)
-        logps = self.logits(windows, batch_size)
-        # A piece seen by two windows takes the mean of its two log-probabilities.
-        pieces: list[dict[tuple[int, int], list[np.ndarray]]] = [{} for _ in texts]
-        for w, lp in zip(windows, logps):
-            for (s, e), row in zip(w.offsets, lp):
-                if s != e:
-                    pieces[w.text_index].setdefault((s, e), []).append(row)
-        out = []
-        for p in pieces:
-            offsets = sorted(p)
-            lp = np.array([np.mean(p[o], axis=0) for o in offsets]) if offsets else np.zeros((0, 1))
-            out.append(decode(lp, offsets, self.config.tagset))
-        return out
+        return [self.spans(enc) for enc in self.encode(texts, batch_size, layer=None)]
 
 
 def collate(windows: Sequence[Encoded], pad_id: int, with_labels: bool = False):
@@ -241,14 +279,38 @@ def save(tagger_model, config: TaggerConfig, folder: str | Path) -> Path:
 
 def digest(folder: str | Path) -> str:
     """A short hash of a saved tagger (its config and weights)."""
-    return _digest(str(Path(folder).resolve()))
+    folder = str(Path(folder).resolve())
+    return _digest(folder, _stamp(folder))
+
+
+def _files(folder: str) -> list[Path]:
+    """The files a saved tagger's output depends on: its own, and its relation model's if it has one."""
+    from kg.extract import relations
+
+    path = Path(folder)
+    return [path / n for n in ("tagger.json", "weights.safetensors")] + [
+        path / n for n in (relations.CONFIG, relations.WEIGHTS) if (path / n).is_file()]
+
+
+def _stamp(folder: str) -> tuple:
+    """Names, sizes and modification times of the folder's files: a cache key that changes when
+    they do (a relation model trained into the folder, a tagger retrained in place)."""
+    out = []
+    for p in _files(folder):
+        try:
+            st = p.stat()
+            out.append((p.name, st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((p.name, -1, -1))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4)
-def _digest(folder: str) -> str:
+def _digest(folder: str, stamp: tuple = ()) -> str:
     h = hashlib.sha256()
-    for name in ("tagger.json", "weights.safetensors"):
-        h.update((Path(folder) / name).read_bytes())
+    for p in _files(folder):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
     return h.hexdigest()[:12]
 
 
@@ -268,11 +330,12 @@ def load(folder: str | Path) -> Tagger:
     """A saved tagger, its frozen embeddings and tokenizer from the installed base model; a KgError
     (one line) when the folder holds no tagger or one that does not load."""
     check_folder(folder)
-    return _load(str(Path(folder).resolve()))
+    folder = str(Path(folder).resolve())
+    return _load(folder, _stamp(folder))
 
 
 @lru_cache(maxsize=2)
-def _load(folder: str) -> Tagger:
+def _load(folder: str, stamp: tuple = ()) -> Tagger:
     from safetensors import SafetensorError
     from safetensors.torch import load_file
 
@@ -292,4 +355,6 @@ def _load(folder: str) -> Tagger:
     if unexpected or [k for k in missing if k not in FROZEN and not k.endswith("position_ids")]:
         raise KgError(f"{path}: the weights do not fit the tagger its tagger.json describes")
     model.eval()
-    return Tagger(config, model, load_tokenizer(), _digest(folder))
+    from kg.extract import relations
+
+    return Tagger(config, model, load_tokenizer(), _digest(folder, stamp), relations.load(path))
