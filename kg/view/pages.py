@@ -12,7 +12,7 @@ import networkx as nx
 from pyvis.network import Network
 
 from kg import schema
-from kg.graph import entities_of, paper_text, papers_of
+from kg.graph import entities_of, mention_edge, paper_text, papers_of
 from kg.related import RelatedPaper
 from kg.corpus.titles import clip
 from kg.view.names import concept_page, paper_page
@@ -113,7 +113,7 @@ def _darker(color: str, f: float = 0.7) -> str:
 
 
 def _mention_edge(b: _Builder, u: str, v: str) -> None:
-    d = b.g.edges[u, v]
+    d = mention_edge(b.g, u, v)
     b.edge(u, v, title=f"{d['type']} ({d.get('mentions', 1)}× in the abstract)", width=1)
 
 
@@ -140,7 +140,7 @@ def related_json(g: nx.DiGraph, rows: list[RelatedPaper], prefix: str,
 
 
 def _entities_of_paper(g: nx.DiGraph, pid: str) -> list[str]:
-    return [v for v, d in g.succ[pid].items() if d["type"] in MENTION_TYPES]
+    return [v for _, v, t in g.out_edges(pid, data="type") if t in MENTION_TYPES]
 
 
 def _concept_chips(b: _Builder, eids: list[str]) -> list[dict]:
@@ -250,7 +250,7 @@ def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, ma
                  has_page: Callable[[str], bool] | None = None) -> Page:
     b = _Builder(g, prefix="", has_page=has_page)
     users = sorted((u for u, _, t in g.in_edges(eid, data="type") if t in MENTION_TYPES),
-                   key=lambda p: (-g.edges[p, eid].get("mentions", 1), p))
+                   key=lambda p: (-mention_edge(g, p, eid).get("mentions", 1), p))
     ents_of = {p: _entities_of_paper(g, p) for p in users}  # read once: each is used three times below
     co: Counter = Counter()
     for p in users:
