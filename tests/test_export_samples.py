@@ -45,11 +45,11 @@ def sample_graph(extra_papers: int = 0) -> nx.DiGraph:
         papers.append(p)
         extractions.append(extraction(p, ("PMD", "Method"), ("reinforcement learning", "Task")))
     g = build_graph(papers, extractions, resolve(papers, extractions))
-    g.add_edge("p1", "p2", type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent", "MinAtar"],
+    g.add_edge("p1", "p2", schema.RELATED_REL, type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent", "MinAtar"],
                shared_types=["Method", "Dataset"], shared_papers=[2, 2])
-    g.add_edge("p2", "p1", type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent"],
+    g.add_edge("p2", "p1", schema.RELATED_REL, type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent"],
                shared_types=["Method"], shared_papers=[2])
-    g.add_edge("p3", "p1", type=schema.RELATED_REL, score=0.125, rank=2, shared=[], shared_types=[],
+    g.add_edge("p3", "p1", schema.RELATED_REL, type=schema.RELATED_REL, score=0.125, rank=2, shared=[], shared_types=[],
                shared_papers=[])
     return g
 
