@@ -47,11 +47,11 @@ class RelationRule:
 RELATION_RULES: dict[str, RelationRule] = {
     "USED-FOR": RelationRule("USED_FOR"),
     "EVALUATE-FOR": RelationRule("EVALUATED_ON", reverse=True),
-    "FEATURE-OF": RelationRule("FEATURE_OF"),
-    "PART-OF": RelationRule("PART_OF"),
-    "HYPONYM-OF": RelationRule("HYPONYM_OF"),
     "COMPARE": RelationRule("COMPARED_WITH", symmetric=True),
     "CONJUNCTION": RelationRule("CONJUNCTION", symmetric=True),
+    "PART-OF": RelationRule("PART_OF"),
+    "FEATURE-OF": RelationRule("FEATURE_OF"),
+    "HYPONYM-OF": RelationRule("HYPONYM_OF"),
 }
 ENTITY_RELS: tuple[str, ...] = tuple(r.type for r in RELATION_RULES.values())
 

@@ -154,3 +154,24 @@ def test_store_loads_every_pair_of_a_relationship_type(tmp_path):
     with Store(tmp_path / "store") as s:
         rows = s.query("MATCH (a)-[r:USED_FOR]->(b) RETURN label(a) AS x, label(b) AS y ORDER BY x, y").rows
     assert rows == sorted([a, b] for a in ENTITY_TYPES for b in ENTITY_TYPES if a != b)
+
+
+def test_stats_count_relations_apart_and_list_the_most_stated(tmp_path):
+    from typer.testing import CliRunner
+
+    from kg.builds import MANIFEST
+    from kg.cli.app import app
+    from kg.pipeline import BuildResult
+    from tests.test_export_samples import write_build
+
+    g = sample_graph()
+    counts = BuildResult(tmp_path, None, g, None, 0.0).relationship_counts  # what kg build writes
+    b = write_build(g, tmp_path / "b")
+    manifest = json.loads((b / MANIFEST).read_text())
+    (b / MANIFEST).write_text(json.dumps({**manifest, "relationships": counts}))
+    out = CliRunner().invoke(app, ["stats", "--db", str(b), "--top", "2"]).output.splitlines()
+    assert "  relationships 5 USES, 2 ADDRESSES, 3 EVALUATES_ON, 1 MEASURES, 3 RELATED_TO" in out
+    assert ("  relations     2 USED_FOR, 3 EVALUATED_ON, 1 COMPARED_WITH, 1 CONJUNCTION, 1 PART_OF, "
+            "1 FEATURE_OF, 1 HYPONYM_OF (between entities)") in out
+    top = next(line for line in out if line.startswith("  top relations "))
+    assert top.startswith("  top relations Policy Mirror Descent USED_FOR reinforcement learning (2); ")

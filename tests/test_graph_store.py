@@ -117,7 +117,8 @@ def test_schema_doc_names_every_property():
     from pathlib import Path
     doc = (Path(__file__).parent.parent / "docs" / "schema.md").read_text()
     names = set(schema.PAPER_PROPERTIES) | set(schema.ENTITY_PROPERTIES) | set(schema.MENTION_PROPERTIES) \
-        | set(schema.RELATED_PROPERTIES) | set(schema.MENTION_REL.values()) | {schema.RELATED_REL}
+        | set(schema.RELATED_PROPERTIES) | set(schema.MENTION_REL.values()) | {schema.RELATED_REL} \
+        | set(schema.ENTITY_REL_PROPERTIES) | set(schema.ENTITY_RELS)
     assert all(f"`{n}`" in doc for n in names), [n for n in names if f"`{n}`" not in doc]
 
 
