@@ -302,13 +302,17 @@ def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, ma
         c["name"] = f"{c['name']} ({co[e]})"
     relations = concept_relations(b, eid, max_related=max_cooccurring)
     b.node(eid, value=40, borderWidth=3, info={"paperList": paper_list, "cooccurs": chips, "relations": relations})
+    stated: dict[str, list[tuple[str, dict]]] = {}  # other concept -> its (phrase, item)s: one edge each
     for group in relations:
         for item in group["items"]:
-            if item["id"] not in b.net.node_ids:
-                b.node(item["id"], value=item["papers"])
-            b.edge(eid, item["id"], label=group["phrase"], width=1 + min(item["papers"], 5),
-                   color={"color": "#cc79a7"}, font={"size": 10, "color": "#8a3b6b", "strokeWidth": 3},
-                   title=f"{group['phrase']} {item['name']} ({item['papers']} paper{'s' if item['papers'] != 1 else ''})")
+            stated.setdefault(item["id"], []).append((group["phrase"], item))
+    for other, said in stated.items():
+        if other not in b.net.node_ids:
+            b.node(other, value=max(i["papers"] for _, i in said))
+        b.edge(eid, other, label=", ".join(ph for ph, _ in said), width=1 + min(max(i["papers"] for _, i in said), 5),
+               color={"color": "#cc79a7"}, font={"size": 10, "color": "#8a3b6b", "strokeWidth": 3},
+               title="; ".join(f"{ph} {i['name']} ({i['papers']} paper{'s' if i['papers'] != 1 else ''})"
+                               for ph, i in said))
     for p in shown_users:
         b.node(p, value=4 + len(ents_of[p]))
         _mention_edge(b, p, eid)
