@@ -63,16 +63,15 @@ def build_graph(
         ex = by_id.get(p.id)
         if ex is None:
             continue
+        # Gathered per paper, then added once each: cheaper than looking the edges up in the graph.
+        edges: dict[str, dict] = {}
         for m, eid in zip(ex.mentions, resolution.mention_entity.get(p.id, ())):
-            # The entity's type, which resolution may have unified across papers, not the mention's.
-            rel = schema.MENTION_REL[resolution.entities[eid].type]
-            if not g.has_edge(p.id, eid, rel):
-                g.add_edge(
-                    p.id, eid, rel, type=rel, mentions=0, score=0.0,
-                    surface=[], span_starts=[], span_ends=[], sentences=[],
-                )
+            e = edges.get(eid)
+            if e is None:
+                # The entity's type, which resolution may have unified across papers, not the mention's.
+                e = edges[eid] = dict(type=schema.MENTION_REL[resolution.entities[eid].type], mentions=0, score=0.0,
+                                      surface=[], span_starts=[], span_ends=[], sentences=[])
                 g.nodes[eid]["papers"] += 1
-            e = g.edges[p.id, eid, rel]
             e["mentions"] += 1
             e["score"] = max(e["score"], round(float(m.score), 4))
             if m.text not in e["surface"]:
@@ -81,6 +80,8 @@ def build_graph(
             e["span_ends"].append(m.end)
             e["sentences"].append(m.sentence)
             g.nodes[eid]["mentions"] += 1
+        for eid, e in edges.items():
+            g.add_edge(p.id, eid, e["type"], **e)  # not add_edges_from: it looks each edge up again
         _add_relations(g, ex, resolution.mention_entity.get(p.id, []))
     return g
 

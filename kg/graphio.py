@@ -7,7 +7,6 @@ orjson, several times faster than the standard library's encoder.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,12 +42,13 @@ def read_json(path: Path) -> nx.MultiDiGraph:
     Always kg's MultiDiGraph keyed by relationship type, also from a graph.json written
     before entity-to-entity relationships existed (a DiGraph's, whose links have no key)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        if not data.get("multigraph"):
-            data["multigraph"] = True
-            for link in data["links"]:
-                link.setdefault("key", link.get("type"))
-        return nx.node_link_graph(data, directed=True, multigraph=True, edges="links")
+        data = orjson.loads(Path(path).read_bytes())
+        g = nx.MultiDiGraph(**data.get("graph", {}))
+        # Built directly: several times faster than nx.node_link_graph on a large graph.
+        g.add_nodes_from((node.pop("id"), node) for node in data["nodes"])
+        g.add_edges_from((link.pop("source"), link.pop("target"), link.pop("key", None) or link.get("type"), link)
+                         for link in data["links"])
+        return g
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise KgError(f"{path}: not a readable kg graph file ({exc})") from None
 
