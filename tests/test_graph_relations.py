@@ -175,3 +175,54 @@ def test_stats_count_relations_apart_and_list_the_most_stated(tmp_path):
             "1 FEATURE_OF, 1 HYPONYM_OF (between entities)") in out
     top = next(line for line in out if line.startswith("  top relations "))
     assert top.startswith("  top relations Policy Mirror Descent USED_FOR reinforcement learning (2); ")
+
+
+def test_a_whole_build_carries_the_relations_to_every_output(tmp_path):
+    """kg's pipeline with a stand-in extractor that states relations: the graph files, the store
+    (a ready query), the manifest, the concept page and the cypher-shell script all have them."""
+    from kg.builds import GRAPH_JSON, MANIFEST, STORE
+    from kg.export.cypher_script import render
+    from kg.export.rows import export_graph
+    from kg.pipeline import BuildOptions, build
+    from kg.querying import read_query
+    from kg.view import concept_page
+    from tests.test_view import page_data
+
+    corpus = tmp_path / "ner.txt"
+    corpus.write_text("A conditional random field is used for named entity recognition on CoNLL.\n\n"
+                      "We apply a conditional random field to named entity recognition and compare it with LSTM.\n",
+                      encoding="utf-8")
+    known = [("conditional random field", "Method"), ("named entity recognition", "Task"), ("CoNLL", "Dataset"),
+             ("LSTM", "Method")]
+
+    def extract(c, options):
+        out = []
+        for p in c.papers:
+            ex = extraction(p, *((s, t) for s, t in known if s in p.text))
+            idx = {m.text: i for i, m in enumerate(ex.mentions)}
+            rels = [(idx["conditional random field"], idx["named entity recognition"], "USED-FOR", 0.9)]
+            if "CoNLL" in idx:
+                rels.append((idx["CoNLL"], idx["conditional random field"], "EVALUATE-FOR", 0.8))
+            if "LSTM" in idx:
+                rels.append((idx["LSTM"], idx["conditional random field"], "COMPARE", 0.6))
+            out.append(with_relations(ex, *rels))
+        return out, len(out)
+
+    result = build(corpus, BuildOptions(out=tmp_path / "b", use_keybert=False, cache_dir=None), extract=extract)
+    g = result.graph
+    assert g.edges[CRF, NER, "USED_FOR"]["papers"] == 2
+    assert nx.utils.graphs_equal(read_json(result.path / GRAPH_JSON), g)
+    manifest = json.loads((result.path / MANIFEST).read_text())
+    assert manifest["relationships"]["USED_FOR"] == 1 and manifest["relationships"]["COMPARED_WITH"] == 1
+    with Store(result.path / STORE) as s:
+        assert s.query(read_query("methods_for_task")).rows == [
+            ["named entity recognition", "conditional random field", 2, 0.9]]
+        assert s.query(read_query("method_task_dataset")).rows[0][:4] == [
+            "conditional random field", "named entity recognition", "CoNLL", 1]
+        assert [r[:2] for r in s.query(read_query("compared_methods")).rows] == [
+            ["LSTM", "conditional random field"], ["conditional random field", "LSTM"]]
+    page = page_data(result.path / "views" / concept_page(CRF))
+    phrases = [grp["phrase"] for grp in page["nodes"][0]["info"]["relations"]]
+    assert phrases == ["used for", "evaluated on", "compared with"]
+    script, _ = render(export_graph(g))
+    assert "MERGE (a)-[r:USED_FOR]->(b)" in script and "MATCH (a:Method {id: row.start}) MATCH (b:Task" in script
