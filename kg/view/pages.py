@@ -269,7 +269,7 @@ def concept_relations(b: _Builder, eid: str, max_related: int = 30, max_statemen
         if phrases is None:
             continue
         ids, sentences = d.get("paper_ids") or [], d.get("sentences") or []
-        statements = [{"id": p, "title": g.nodes[p].get("title") or p if p in g else p,
+        statements = [{"id": p, "title": (g.nodes[p].get("title") or p) if p in g else p,
                        "href": b.href(p) if p in g else None, "sentence": s}
                       for p, s in list(zip(ids, sentences))[:max_statements]]
         groups.setdefault(phrases[side], []).append({
