@@ -43,7 +43,8 @@ def read_json(path: Path) -> nx.MultiDiGraph:
     before entity-to-entity relationships existed (a DiGraph's, whose links have no key)."""
     try:
         data = orjson.loads(Path(path).read_bytes())
-        g = nx.MultiDiGraph(**data.get("graph", {}))
+        g = nx.MultiDiGraph()
+        g.graph.update(data.get("graph") or {})
         # Built directly: several times faster than nx.node_link_graph on a large graph.
         g.add_nodes_from((node.pop("id"), node) for node in data["nodes"])
         g.add_edges_from((link.pop("source"), link.pop("target"), link.pop("key", None) or link.get("type"), link)
