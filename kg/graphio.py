@@ -7,7 +7,6 @@ orjson, several times faster than the standard library's encoder.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,24 +19,38 @@ from kg.errors import KgError
 
 
 def write_json(g: nx.DiGraph, path: Path) -> None:
-    """NetworkX node-link JSON (``edges="links"``), the layout ``read_json`` and ``nx.node_link_graph`` read."""
+    """NetworkX node-link JSON (``edges="links"``), the layout ``read_json`` and ``nx.node_link_graph`` read.
+
+    A MultiDiGraph's links carry their ``key`` (kg's: the relationship type)."""
+    multi = g.is_multigraph()
     with open(path, "wb") as f:
-        f.write(b'{"directed":%s,"multigraph":false,"graph":%s,"nodes":['
-                % (orjson.dumps(g.is_directed()), orjson.dumps(g.graph)))
+        f.write(b'{"directed":%s,"multigraph":%s,"graph":%s,"nodes":['
+                % (orjson.dumps(g.is_directed()), orjson.dumps(multi), orjson.dumps(g.graph)))
         for i, (n, d) in enumerate(g.nodes(data=True)):
             f.write((b"," if i else b"") + orjson.dumps({**d, "id": n}))
         f.write(b'],"links":[')
-        for i, (u, v, d) in enumerate(g.edges(data=True)):
-            f.write((b"," if i else b"") + orjson.dumps({**d, "source": u, "target": v}))
+        edges = g.edges(keys=True, data=True) if multi else ((u, v, None, d) for u, v, d in g.edges(data=True))
+        for i, (u, v, k, d) in enumerate(edges):
+            link = {**d, "source": u, "target": v} if k is None else {**d, "source": u, "target": v, "key": k}
+            f.write((b"," if i else b"") + orjson.dumps(link))
         f.write(b"]}")
 
 
-def read_json(path: Path) -> nx.DiGraph:
-    """The graph of a build's graph.json, or a KgError naming the file if it is no such graph."""
+def read_json(path: Path) -> nx.MultiDiGraph:
+    """The graph of a build's graph.json, or a KgError naming the file if it is no such graph.
+
+    Always kg's MultiDiGraph keyed by relationship type, also from a graph.json written
+    before entity-to-entity relationships existed (a DiGraph's, whose links have no key)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return nx.node_link_graph(data, directed=True, multigraph=False, edges="links")
-    except (OSError, ValueError, KeyError) as exc:
+        data = orjson.loads(Path(path).read_bytes())
+        g = nx.MultiDiGraph()
+        g.graph.update(data.get("graph") or {})
+        # Built directly: several times faster than nx.node_link_graph on a large graph.
+        g.add_nodes_from((node.pop("id"), node) for node in data["nodes"])
+        g.add_edges_from((link.pop("source"), link.pop("target"), link.pop("key", None) or link.get("type"), link)
+                         for link in data["links"])
+        return g
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise KgError(f"{path}: not a readable kg graph file ({exc})") from None
 
 

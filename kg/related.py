@@ -449,14 +449,14 @@ def add_related_edges(g: nx.DiGraph, k: int = 5, related: dict[str, list[Related
     computed before any RELATED_TO edge exists). Existing RELATED_TO edges are replaced, so
     running it twice gives the same graph.
     """
-    old = [(u, v) for u, v, t in g.edges(data="type") if t == schema.RELATED_REL]
+    old = [(u, v, schema.RELATED_REL) for u, v, t in g.edges(data="type") if t == schema.RELATED_REL]
     g.remove_edges_from(old)
     related = related_all(g, k) if related is None else related
     added = 0
     for pid, rows in related.items():
         for rank, row in enumerate(rows[:k], 1):
             g.add_edge(
-                pid, row.id, type=schema.RELATED_REL, score=round(row.score, 4), rank=rank,
+                pid, row.id, schema.RELATED_REL, type=schema.RELATED_REL, score=round(row.score, 4), rank=rank,
                 shared=[s.name for s in row.shared], shared_types=[s.type for s in row.shared],
                 shared_papers=[s.papers for s in row.shared],
             )

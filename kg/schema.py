@@ -1,7 +1,8 @@
 """The graph schema: labels, relationship types and typed properties.
 
 One source of truth for NetworkX (node attribute ``label``, edge attribute
-``type``), the embedded LadybugDB store and every Neo4j export route.
+``type``, which is also the edge's key in the MultiDiGraph), the embedded
+LadybugDB store and every Neo4j export route.
 docs/schema.md describes the same schema for people; keep them in step
 (tests/test_schema.py checks that the doc names every property listed here).
 
@@ -9,6 +10,8 @@ Property types use the embedded store's names; ``[]`` marks a homogeneous
 list, which Neo4j stores natively as well.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from kg.records import ENTITY_TYPES
 
@@ -22,6 +25,35 @@ MENTION_REL: dict[str, str] = {
     "Metric": "MEASURES",
 }
 RELATED_REL = "RELATED_TO"
+
+
+@dataclass(frozen=True)
+class RelationRule:
+    """How a relation label of the extractor (SciERC's) becomes an entity-to-entity relationship.
+
+    ``reverse``: the relationship runs from the relation's tail to its head (SciERC writes
+    "metric EVALUATE-FOR method"; the graph says (method)-[:EVALUATED_ON]->(metric)).
+    ``symmetric``: the statement has no direction ("A compared with B" is "B compared with A"),
+    so the relationship runs from the smaller entity id to the larger, and papers stating it
+    either way count on one relationship.
+    """
+
+    type: str
+    reverse: bool = False
+    symmetric: bool = False
+
+
+# SciERC relation label -> the relationship between the two mentions' entities.
+RELATION_RULES: dict[str, RelationRule] = {
+    "USED-FOR": RelationRule("USED_FOR"),
+    "EVALUATE-FOR": RelationRule("EVALUATED_ON", reverse=True),
+    "COMPARE": RelationRule("COMPARED_WITH", symmetric=True),
+    "CONJUNCTION": RelationRule("CONJUNCTION", symmetric=True),
+    "PART-OF": RelationRule("PART_OF"),
+    "FEATURE-OF": RelationRule("FEATURE_OF"),
+    "HYPONYM-OF": RelationRule("HYPONYM_OF"),
+}
+ENTITY_RELS: tuple[str, ...] = tuple(r.type for r in RELATION_RULES.values())
 
 PAPER_PROPERTIES: dict[str, str] = {
     "id": "STRING",
@@ -63,6 +95,13 @@ RELATED_PROPERTIES: dict[str, str] = {
     "shared_papers": "INT64[]",  # papers of the corpus having each shared concept: the fewer, the rarer
 }
 
+ENTITY_REL_PROPERTIES: dict[str, str] = {
+    "papers": "INT64",  # papers stating it
+    "paper_ids": "STRING[]",  # those papers, in corpus order
+    "sentences": "STRING[]",  # per paper, the sentence of its most confident statement (same order)
+    "score": "DOUBLE",  # best confidence of the relation model over the statements, 0..1
+}
+
 NODE_LABELS: tuple[str, ...] = (PAPER, *ENTITY_TYPES)
 
 
@@ -74,8 +113,14 @@ def relationship_types() -> list[tuple[str, str, str]]:
     """(type, from label, to label) for every relationship type."""
     rels = [(MENTION_REL[t], PAPER, t) for t in ENTITY_TYPES]
     rels.append((RELATED_REL, PAPER, PAPER))
+    # Any entity type may stand on either side (the relation model's arguments are typed
+    # independently, and resolution may retype an entity), so each entity relationship type
+    # has every (from, to) pair of entity labels.
+    rels += [(t, a, b) for t in ENTITY_RELS for a in ENTITY_TYPES for b in ENTITY_TYPES]
     return rels
 
 
 def relationship_properties(rel_type: str) -> dict[str, str]:
-    return RELATED_PROPERTIES if rel_type == RELATED_REL else MENTION_PROPERTIES
+    if rel_type == RELATED_REL:
+        return RELATED_PROPERTIES
+    return ENTITY_REL_PROPERTIES if rel_type in ENTITY_RELS else MENTION_PROPERTIES

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 
 import networkx as nx
 
+from kg import schema
 from kg.builds import Manifest
 from kg.records import ENTITY_TYPES
 from kg.graph import entities_of
@@ -19,6 +20,14 @@ class TopEntity:
     name: str
     papers: int  # papers that mention it
     aliases: int  # surface forms merged into it
+
+
+@dataclass(frozen=True)
+class TopRelation:
+    head: str  # entity names
+    type: str  # USED_FOR, ...
+    tail: str
+    papers: int  # papers stating it
 
 
 @dataclass(frozen=True)
@@ -36,6 +45,7 @@ class BuildStats:
     merged_entities: int  # entities with more than one surface form
     warnings: int
     top: dict[str, list[TopEntity]]  # per entity type, most papers first
+    top_relations: list[TopRelation]  # relations between entities that most papers state
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -62,4 +72,13 @@ def build_stats(g: nx.DiGraph, manifest: Manifest, top: int = 5) -> BuildStats:
         merged_entities=sum(len(g.nodes[n].get("aliases", ())) > 1 for n in entities_of(g)),
         warnings=len(manifest.warnings),
         top=tops,
+        top_relations=_top_relations(g, top),
     )
+
+
+def _top_relations(g: nx.DiGraph, top: int) -> list[TopRelation]:
+    rels = [(u, v, d) for n in entities_of(g) for u, v, d in g.out_edges(n, data=True)
+            if d.get("type") in schema.ENTITY_RELS]
+    rels.sort(key=lambda r: (-r[2].get("papers", 0), -r[2].get("score", 0.0), r[0], r[2]["type"], r[1]))
+    return [TopRelation(g.nodes[u].get("name") or u, d["type"], g.nodes[v].get("name") or v, d.get("papers", 0))
+            for u, v, d in rels[:top]]

@@ -1,7 +1,8 @@
 """The embedded Cypher store: the graph loaded into LadybugDB, queried with no server.
 
 Tables follow kg.schema exactly: one node table per label, keyed by ``id``,
-and one relationship table per relationship type. Loading uses the engine's
+and one relationship table per relationship type (an entity-to-entity type has
+every pair of entity labels as its FROM/TO pairs, loaded pair by pair). Loading uses the engine's
 bulk ``COPY <table> FROM $rows`` path with an Arrow table as the parameter,
 so no text from the corpus is ever spliced into a statement.
 """
@@ -174,16 +175,18 @@ def _sigint_between_statements() -> Iterator[Callable[[], None]]:
 def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: int) -> None:
     store = Store(path, read_only=False, pool_bytes=pool)
     check()
+    tables = _rel_tables()
     try:
         for label in schema.NODE_LABELS:
             props = schema.node_properties(label)
             cols = ", ".join(f"{name} {typ}" for name, typ in props.items())
             store.execute(f"CREATE NODE TABLE {label}({cols}, PRIMARY KEY(id))")
             check()
-        for rel, src, dst in schema.relationship_types():
+        for rel, pairs in tables.items():
             props = schema.relationship_properties(rel)
+            ends = ", ".join(f"FROM {src} TO {dst}" for src, dst in pairs)
             cols = "".join(f", {name} {typ}" for name, typ in props.items())
-            store.execute(f"CREATE REL TABLE {rel}(FROM {src} TO {dst}{cols})")
+            store.execute(f"CREATE REL TABLE {rel}({ends}{cols})")
             check()
 
         for label in schema.NODE_LABELS:
@@ -194,20 +197,50 @@ def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: in
                 if d["label"] == label
             )
             _copy(store, label, dict(props), rows, check)
-        for rel, _, _ in schema.relationship_types():
+        entity_rels = _entity_relationship_rows(g)
+        for rel, pairs in tables.items():
             props = schema.relationship_properties(rel)
-            rows = (
-                {"_from": u, "_to": v, **{p: d.get(p) for p in props}}
-                for u, v, d in g.edges(data=True)
-                if d["type"] == rel
-            )
-            _copy(store, rel, {"_from": "STRING", "_to": "STRING", **props}, rows, check)
+            columns = {"_from": "STRING", "_to": "STRING", **props}
+            if rel not in schema.ENTITY_RELS:
+                rows = (
+                    {"_from": u, "_to": v, **{p: d.get(p) for p in props}}
+                    for u, v, d in g.edges(data=True)
+                    if d["type"] == rel
+                )
+                _copy(store, rel, columns, rows, check)
+                continue
+            for pair in pairs:
+                # A table of several (FROM, TO) pairs is loaded one pair at a time, the pair named.
+                _copy(store, rel, columns, entity_rels.get((rel, *pair), []), check, pair=pair)
     finally:
         store.close()
 
 
+def _rel_tables() -> dict[str, list[tuple[str, str]]]:
+    """Relationship type -> its (from label, to label) pairs, in schema order."""
+    tables: dict[str, list[tuple[str, str]]] = {}
+    for rel, src, dst in schema.relationship_types():
+        tables.setdefault(rel, []).append((src, dst))
+    return tables
+
+
+def _entity_relationship_rows(g: nx.DiGraph) -> dict[tuple[str, str, str], list[dict]]:
+    """(type, from label, to label) -> rows of the entity-to-entity edges: read from the entities'
+    own out-edges, which are few, rather than from every paper's mentions."""
+    props = schema.ENTITY_REL_PROPERTIES
+    out: dict[tuple[str, str, str], list[dict]] = {}
+    for u, label in g.nodes(data="label"):
+        if label == schema.PAPER:
+            continue
+        for _, v, d in g.out_edges(u, data=True):
+            if d["type"] in schema.ENTITY_RELS:
+                row = {"_from": u, "_to": v, **{p: d.get(p) for p in props}}
+                out.setdefault((d["type"], label, g.nodes[v]["label"]), []).append(row)
+    return out
+
+
 def _copy(store: Store, table: str, columns: dict[str, str], rows: Iterable[dict],
-          check: Callable[[], None]) -> None:
+          check: Callable[[], None], pair: tuple[str, str] | None = None) -> None:
     """One bulk COPY per table from an Arrow table (the engine scans it directly).
 
     Several COPY statements into one relationship table crash the engine (ladybug 0.22,
@@ -222,7 +255,8 @@ def _copy(store: Store, table: str, columns: dict[str, str], rows: Iterable[dict
     batches = [pa.RecordBatch.from_pylist(batch, schema=schema) for batch in batched(rows, _BATCH)]
     check()
     if batches:
-        store.execute(f"COPY {table} FROM $rows", {"rows": pa.Table.from_batches(batches, schema=schema)})
+        ends = f" (from='{pair[0]}', to='{pair[1]}')" if pair else ""
+        store.execute(f"COPY {table} FROM $rows{ends}", {"rows": pa.Table.from_batches(batches, schema=schema)})
         check()
 
 

@@ -35,8 +35,9 @@ print(result.resolution.summary)
 g = result.graph"""),
     ("md", """## What was extracted from two papers
 
-`g` is a NetworkX `DiGraph`: papers and entities are nodes (attribute `label`), and each
-paper-to-entity edge carries its evidence: surface forms, spans, sentences and a confidence."""),
+`g` is a NetworkX `MultiDiGraph` keyed by relationship type: papers and entities are nodes
+(attribute `label`), and each paper-to-entity edge carries its evidence: surface forms, spans,
+sentences and a confidence."""),
     ("code", """from html import escape
 
 from IPython.display import HTML, display

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import settings
 
 from kg.graph import build_graph
-from kg.records import Extraction, Mention, Paper
+from kg.records import Extraction, Mention, Paper, Relation
 from kg.resolve import resolve
 
 
@@ -23,6 +23,12 @@ def mention(p: Paper, surface: str, etype: str, nth: int = 0, score: float = 0.8
 
 def extraction(p: Paper, *items: tuple[str, str], key_concepts=()) -> Extraction:
     return Extraction(p.id, tuple(mention(p, s, t) for s, t in items), key_concepts=tuple(key_concepts))
+
+
+def with_relations(ex: Extraction, *rels: tuple) -> Extraction:
+    """``ex`` stating relations (head index, tail index, SciERC label[, score]) between its mentions."""
+    made = tuple(Relation(h, t, label, *rest) if rest else Relation(h, t, label, 0.7) for h, t, label, *rest in rels)
+    return Extraction(ex.paper_id, ex.mentions, ex.relations + made, ex.key_concepts)
 
 
 def small_corpus() -> tuple[list[Paper], list[Extraction]]:

@@ -15,6 +15,7 @@ import pytest
 from kg.related import related
 from kg.view import concept_page, paper_page, write_views
 from tests.helpers import HOSTILE, view_corpus
+from tests.test_export_samples import sample_graph
 
 CHROMIUM = "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright for Python is not installed")
@@ -202,4 +203,40 @@ def test_over_budget_overview_says_what_is_left_out_and_still_finds_it(tmp_path,
     status.locator("a").click()
     v.page.wait_for_load_state()
     assert v.page.url.endswith(concept_page("Dataset:europarl"))
+    v.close()
+
+
+# A concept page's relations (used for, evaluated on...), each linked to its concept and papers.
+@pytest.fixture(scope="module")
+def relations_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    write_views(sample_graph(), out)  # relations of every type
+    shots = tmp_path_factory.mktemp("screenshots")
+    print(f"\nscreenshots: {shots}")
+    return out, shots
+
+
+def test_concept_page_lists_what_is_stated_and_links_to_it(relations_site, browser):
+    out, shots = relations_site
+    v = Opened(browser, out / "views" / concept_page("Method:policy mirror descent"))
+    check_clean(v)
+    headings = v.page.locator("#details h3.relation").all_inner_texts()
+    assert [h.lower() for h in headings] == ["used for", "evaluated on", "compared with", "has kinds"]
+    used = v.page.locator("#details ul.relations").first.locator(":scope > li").first
+    text = used.inner_text()
+    assert "reinforcement learning" in text and "2 papers" in text and "We propose Policy Mirror Descent" in text
+    v.page.screenshot(path=str(shots / "concept-pmd.png"), full_page=True)
+    used.locator("ul.statements a").first.click()
+    v.page.wait_for_load_state()
+    assert v.page.url.endswith(paper_page("p1"))
+    v.wait_ready()
+    check_clean(v)
+    v.close()
+    v = Opened(browser, out / "views" / concept_page("Method:policy mirror descent"))
+    v.page.locator("#details ul.relations a.concept", has_text="reinforcement learning").click()
+    v.page.wait_for_load_state()
+    assert v.page.url.endswith(concept_page("Task:reinforcement learning"))
+    v.wait_ready()
+    check_clean(v)
+    assert "uses" in [h.lower() for h in v.page.locator("#details h3.relation").all_inner_texts()]
     v.close()

@@ -35,7 +35,8 @@ PARAM_VALUES = {"rows": [{"id": "", "props": {}}], "limit": 1}
 
 def kg_schema() -> dict:
     props = set()
-    for d in (schema.PAPER_PROPERTIES, schema.ENTITY_PROPERTIES, schema.MENTION_PROPERTIES, schema.RELATED_PROPERTIES):
+    for d in (schema.PAPER_PROPERTIES, schema.ENTITY_PROPERTIES, schema.MENTION_PROPERTIES, schema.RELATED_PROPERTIES,
+              schema.ENTITY_REL_PROPERTIES):
         props |= set(d)
     return {
         "labels": list(schema.NODE_LABELS),

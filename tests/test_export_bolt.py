@@ -77,8 +77,9 @@ def test_export_writes_every_node_relationship_and_property(bolt, build):
     (p1,) = properties(bolt, "MATCH (p:Paper {id: 'p1'}) RETURN properties(p) AS p")
     assert "year" not in p1 and "venue" not in p1  # None is "no property", as in Neo4j
     for u, v, d in g.edges(data=True):
-        if u == "p4" or d["type"] == schema.RELATED_REL:
-            rows = properties(bolt, f"MATCH (a:Paper {{id: $u}})-[r:{d['type']}]->(b {{id: $v}}) RETURN properties(r) AS p",
+        if u == "p4" or d["type"] == schema.RELATED_REL or d["type"] in schema.ENTITY_RELS:
+            start = g.nodes[u]["label"]
+            rows = properties(bolt, f"MATCH (a:{start} {{id: $u}})-[r:{d['type']}]->(b {{id: $v}}) RETURN properties(r) AS p",
                               u=u, v=v)
             assert rows == [{k: x for k, x in d.items() if k != "type"}]
     (m,) = properties(bolt, "MATCH (m:Method) WHERE m.name = 'Policy Mirror Descent' RETURN properties(m) AS p")

@@ -84,7 +84,7 @@ def held(srv: ArcadeServer, g: nx.DiGraph) -> tuple[dict, dict]:
             nodes[row["id"]] = row["p"]
     for rtype in sorted({d["type"] for _, _, d in g.edges(data=True)}):
         for row in srv.run(f"MATCH (a)-[r:{rtype}]->(b) RETURN a.id AS a, b.id AS b, properties(r) AS p"):
-            rels[(row["a"], row["b"])] = {"type": rtype, **row["p"]}
+            rels[(row["a"], rtype, row["b"])] = {"type": rtype, **row["p"]}
     return nodes, rels
 
 
@@ -92,7 +92,8 @@ def wanted(g: nx.DiGraph) -> tuple[dict, dict]:
     """The graph as a Neo4j server must hold it: label and type aside, None is "no property"."""
     nodes = {n: {"id": n, **{k: v for k, v in d.items() if k != "label" and v is not None}}
              for n, d in g.nodes(data=True)}
-    rels = {(u, v): {k: x for k, x in d.items() if x is not None} for u, v, d in g.edges(data=True)}
+    # Keyed by type too: two entities can be linked by several relationship types.
+    rels = {(u, d["type"], v): {k: x for k, x in d.items() if x is not None} for u, v, d in g.edges(data=True)}
     return nodes, rels
 
 

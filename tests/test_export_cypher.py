@@ -60,7 +60,7 @@ def test_script_recreates_the_graph_and_rerunning_it_changes_nothing(bolt, scrip
     assert p["p"] == {"id": "p4", **{k: v for k, v in g.nodes["p4"].items() if k != "label" and v is not None}}
     assert p["p"]["abstract"].startswith(AWKWARD)
     (r,) = bolt.run("MATCH (:Paper {id: 'p1'})-[r:RELATED_TO]->(:Paper {id: 'p2'}) RETURN properties(r) AS p")
-    assert r["p"] == {k: v for k, v in g.edges["p1", "p2"].items() if k != "type"}
+    assert r["p"] == {k: v for k, v in g.edges["p1", "p2", "RELATED_TO"].items() if k != "type"}
 
 
 def test_script_is_one_statement_per_line_in_bounded_statements(script):

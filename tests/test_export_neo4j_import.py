@@ -74,7 +74,7 @@ def read_file(path: Path, array_delimiter: str) -> list[dict]:
     return rows
 
 
-def graph_from_command(command: str) -> nx.DiGraph:
+def graph_from_command(command: str) -> nx.MultiDiGraph:
     """The graph neo4j-admin would build from the files the command names."""
     args = shlex.split(command)
     assert args[:5] == ["neo4j-admin", "database", "import", "full", "neo4j"]
@@ -82,7 +82,7 @@ def graph_from_command(command: str) -> nx.DiGraph:
     assert opts["array-delimiter"].startswith("U+")
     delim = chr(int(opts["array-delimiter"][2:], 16))
     assert opts["multiline-fields"] == "true" and opts["id-type"] == "string"
-    g = nx.DiGraph()
+    g = nx.MultiDiGraph()
     for a in args[5:]:
         kind, _, path = a[2:].partition("=")
         if kind == "nodes":
@@ -91,14 +91,16 @@ def graph_from_command(command: str) -> nx.DiGraph:
                 g.add_node(node, label=row.pop(":LABEL"), **{k: v for k, v in row.items() if k != "id"})
         elif kind == "relationships":
             for row in read_file(Path(path), delim):
-                g.add_edge(row.pop(":START_ID"), row.pop(":END_ID"), type=row.pop(":TYPE"), **row)
+                rtype = row.pop(":TYPE")
+                g.add_edge(row.pop(":START_ID"), row.pop(":END_ID"), rtype, type=rtype, **row)
     return g
 
 
-def without_nulls(g: nx.DiGraph) -> nx.DiGraph:
-    h = nx.DiGraph()
+def without_nulls(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    h = nx.MultiDiGraph()
     h.add_nodes_from((n, {k: v for k, v in d.items() if v is not None}) for n, d in g.nodes(data=True))
-    h.add_edges_from((u, v, {k: x for k, x in d.items() if x is not None}) for u, v, d in g.edges(data=True))
+    h.add_edges_from((u, v, key, {k: x for k, x in d.items() if x is not None})
+                     for u, v, key, d in g.edges(keys=True, data=True))
     return h
 
 

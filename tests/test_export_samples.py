@@ -13,7 +13,7 @@ from kg.graph import build_graph
 from kg.graphio import write_json
 from kg.records import Paper
 from kg.resolve import resolve
-from tests.helpers import extraction, paper, small_corpus
+from tests.helpers import extraction, paper, small_corpus, with_relations
 
 # Text a Cypher literal, a CSV field or a Bolt string must carry unchanged.
 AWKWARD = 'It\'s a "quoted" back\\slash, a tab\there;\nnew line, é ü 中文 😀, $param, {brace}, // not a comment; MATCH'
@@ -21,26 +21,35 @@ AWKWARD = 'It\'s a "quoted" back\\slash, a tab\there;\nnew line, é ü 中文 �
 
 def sample_graph(extra_papers: int = 0) -> nx.DiGraph:
     """small_corpus plus a paper with every optional field and awkward text, RELATED_TO edges,
-    and ``extra_papers`` filler papers (to make many batches)."""
+    relations of every type between entities (two types between one pair), and ``extra_papers``
+    filler papers (to make many batches)."""
     papers, extractions = small_corpus()
+    # p1: PMD(0), PMD(1), RL(2), MinAtar(3); p2: PMD(0), RL(1), NPG(2), NPG(3); p3: LLMs(0, 1), MinAtar, accuracy
+    extractions[0] = with_relations(extractions[0], (0, 2, "USED-FOR", 0.9), (3, 2, "EVALUATE-FOR"),
+                                    (3, 1, "EVALUATE-FOR", 0.6), (0, 1, "USED-FOR"))  # the last: one entity, dropped
+    extractions[1] = with_relations(extractions[1], (0, 1, "USED-FOR", 0.8), (2, 0, "HYPONYM-OF"),
+                                    (0, 3, "COMPARE", 0.5))
+    extractions[2] = with_relations(extractions[2], (3, 1, "EVALUATE-FOR"), (3, 2, "FEATURE-OF"),
+                                    (2, 0, "PART-OF"), (0, 2, "CONJUNCTION"))
     rich = Paper(
         id="p4", title="A title with 'quotes'", abstract=AWKWARD + " We use BERT on SQuAD.",
         text=AWKWARD + " We use BERT on SQuAD.", source="test:p4", authors=("Ada Lovelace", "Алан Тьюринг"),
         year=2025, venue="ICLR", url="https://example.org/p4?a=1&b=2", keywords=("graphs", "a;b"),
     )
     papers.append(rich)
-    extractions.append(extraction(rich, ("BERT", "Method"), ("SQuAD", "Dataset"),
-                                  key_concepts=[("bert", 0.9), ("squad", 0.5)]))
+    extractions.append(with_relations(extraction(rich, ("BERT", "Method"), ("SQuAD", "Dataset"),
+                                                 key_concepts=[("bert", 0.9), ("squad", 0.5)]),
+                                      (1, 0, "USED-FOR", 0.75)))
     for i in range(extra_papers):
         p = paper(f"x{i:04d}", f"Filler paper {i} applies PMD to reinforcement learning.")
         papers.append(p)
         extractions.append(extraction(p, ("PMD", "Method"), ("reinforcement learning", "Task")))
     g = build_graph(papers, extractions, resolve(papers, extractions))
-    g.add_edge("p1", "p2", type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent", "MinAtar"],
+    g.add_edge("p1", "p2", schema.RELATED_REL, type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent", "MinAtar"],
                shared_types=["Method", "Dataset"], shared_papers=[2, 2])
-    g.add_edge("p2", "p1", type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent"],
+    g.add_edge("p2", "p1", schema.RELATED_REL, type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent"],
                shared_types=["Method"], shared_papers=[2])
-    g.add_edge("p3", "p1", type=schema.RELATED_REL, score=0.125, rank=2, shared=[], shared_types=[],
+    g.add_edge("p3", "p1", schema.RELATED_REL, type=schema.RELATED_REL, score=0.125, rank=2, shared=[], shared_types=[],
                shared_papers=[])
     return g
 

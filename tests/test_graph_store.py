@@ -19,13 +19,13 @@ def graph():
 
 
 def test_papers_link_to_typed_entities_with_evidence(graph):
-    e = graph.edges["p1", "Method:policy mirror descent"]
+    e = graph.edges["p1", "Method:policy mirror descent", "USES"]
     assert e["type"] == "USES" and e["mentions"] == 2
     assert e["surface"] == ["Policy Mirror Descent", "PMD"]
     text = paper_text(graph.nodes["p1"])
     assert [text[s:t] for s, t in zip(e["span_starts"], e["span_ends"])] == e["surface"]
-    assert graph.edges["p3", "Dataset:minatar"]["type"] == "EVALUATES_ON"
-    assert graph.edges["p3", "Metric:accuracy"]["type"] == "MEASURES"
+    assert graph.edges["p3", "Dataset:minatar", "EVALUATES_ON"]["type"] == "EVALUATES_ON"
+    assert graph.edges["p3", "Metric:accuracy", "MEASURES"]["type"] == "MEASURES"
     assert graph.nodes["Dataset:minatar"]["papers"] == 2
     assert graph.nodes["p1"]["key_concepts"] == ["policy mirror descent"]
 
@@ -41,7 +41,7 @@ def test_a_paper_stores_its_abstract_once(tmp_path):
     assert g.nodes["a"]["abstract"] == "We use BERT." and g.nodes["a"]["text"] is None
     assert g.nodes["b"]["abstract"] == "We use \\textsc{BERT}." and g.nodes["b"]["text"] == "We use BERT."
     for pid in "ab":
-        e = g.edges[pid, "Method:bert"]
+        e = g.edges[pid, "Method:bert", "USES"]
         assert paper_text(g.nodes[pid])[e["span_starts"][0]:e["span_ends"][0]] == "BERT"
     write_store(g, tmp_path / "store")
     with Store(tmp_path / "store") as s:
@@ -79,7 +79,7 @@ def test_store_answers_cypher_with_the_graph_counts(graph, tmp_path):
         assert rows[0] == ["Policy Mirror Descent", 2]
         r = s.query("MATCH (p:Paper {id: $id})-[r:USES]->(m:Method {id: $m}) RETURN r.span_starts, r.surface",
                     {"id": "p1", "m": "Method:policy mirror descent"}).rows
-        assert r == [[graph.edges["p1", "Method:policy mirror descent"]["span_starts"], ["Policy Mirror Descent", "PMD"]]]
+        assert r == [[graph.edges["p1", "Method:policy mirror descent", "USES"]["span_starts"], ["Policy Mirror Descent", "PMD"]]]
 
 
 def test_store_errors_are_the_engines_one_line_message(graph, tmp_path):
@@ -117,7 +117,8 @@ def test_schema_doc_names_every_property():
     from pathlib import Path
     doc = (Path(__file__).parent.parent / "docs" / "schema.md").read_text()
     names = set(schema.PAPER_PROPERTIES) | set(schema.ENTITY_PROPERTIES) | set(schema.MENTION_PROPERTIES) \
-        | set(schema.RELATED_PROPERTIES) | set(schema.MENTION_REL.values()) | {schema.RELATED_REL}
+        | set(schema.RELATED_PROPERTIES) | set(schema.MENTION_REL.values()) | {schema.RELATED_REL} \
+        | set(schema.ENTITY_REL_PROPERTIES) | set(schema.ENTITY_RELS)
     assert all(f"`{n}`" in doc for n in names), [n for n in names if f"`{n}`" not in doc]
 
 

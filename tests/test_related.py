@@ -167,7 +167,7 @@ def test_related_edges_follow_the_schema_and_are_idempotent(graph):
         assert set(d) - {"type"} == set(schema.RELATED_PROPERTIES)
         assert isinstance(d["score"], float) and d["rank"] in (1, 2)
         assert d["shared"] and all(isinstance(s, str) for s in d["shared"])
-    assert graph.edges["a", "b"]["rank"] == 1
+    assert graph.edges["a", "b", schema.RELATED_REL]["rank"] == 1
     assert sum(1 for u, v, d in edges if u == "a") == 2
     assert not any(u == "lonely" for u, _, _ in edges)
 

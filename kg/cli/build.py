@@ -12,6 +12,7 @@ import typer
 from kg.builds import MANIFEST
 from kg.cache import DEFAULT_CACHE_DIR
 from kg.cli.app import app
+from kg.cli.common import relationship_lines
 from kg.corpus.formats import FORMAT_NAMES, FORMATS
 from kg.errors import KgError
 
@@ -143,7 +144,7 @@ def summary(result: BuildResult) -> str:
         f"Built {path}/ in {result.seconds:.1f}s",
         f"  papers        {len(c.papers)}" + (f"  ({c.skipped} skipped, {c.merged} duplicates merged)" if c.skipped or c.merged else ""),
         "  entities      " + ", ".join(f"{n} {t}" for t, n in ents.items()),
-        "  relationships " + ", ".join(f"{n} {t}" for t, n in rels.items()),
+        *relationship_lines(rels),
         f"  resolution    {result.resolution.summary}",
         f"  extracted     {_papers(result.extracted)} ({len(c.papers) - result.extracted} from cache)",
         "Next:",

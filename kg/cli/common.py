@@ -79,3 +79,14 @@ def _cell(v: Any, limit: int = 60) -> str:
         s = str(v)
     s = " ".join(s.split())
     return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def relationship_lines(counts: dict[str, int]) -> list[str]:
+    """A summary's relationship counts: those of papers on one line, those between entities
+    (what the abstracts state: USED_FOR, ...) on the next, nonzero ones only."""
+    from kg.schema import ENTITY_RELS
+
+    of_papers = ", ".join(f"{n} {t}" for t, n in counts.items() if t not in ENTITY_RELS)
+    between = ", ".join(f"{n} {t}" for t, n in counts.items() if t in ENTITY_RELS and n)
+    return ["  relationships " + of_papers, "  relations     " + (between or "none stated") + " (between entities)"]
+

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from kg.cli.app import app
-from kg.cli.common import DbOption, ReportFormat, build_from
+from kg.cli.common import DbOption, ReportFormat, build_from, relationship_lines
 
 
 @app.command("stats")
@@ -38,7 +38,7 @@ def stats_command(
         f"  papers        {s.papers}" + (f"  ({s.skipped} skipped, {s.merged_duplicates} duplicates merged)"
                                          if s.skipped or s.merged_duplicates else ""),
         "  entities      " + ", ".join(f"{n} {t}" for t, n in s.entities.items()),
-        "  relationships " + ", ".join(f"{n} {t}" for t, n in s.relationships.items()),
+        *relationship_lines(s.relationships),
         f"  resolution    {s.resolution}; {s.merged_entities} entities merge several forms"
         " (kg query merged_entities)",
     ]
@@ -47,4 +47,6 @@ def stats_command(
     for etype, rows in s.top.items():
         if rows:
             lines.append(f"  top {etype.lower() + 's':<9} " + "; ".join(f"{e.name} ({e.papers})" for e in rows))
+    if s.top_relations:
+        lines.append("  top relations " + "; ".join(f"{r.head} {r.type} {r.tail} ({r.papers})" for r in s.top_relations))
     typer.echo("\n".join(lines))

@@ -12,7 +12,7 @@ import networkx as nx
 from pyvis.network import Network
 
 from kg import schema
-from kg.graph import entities_of, paper_text, papers_of
+from kg.graph import entities_of, mention_edge, paper_text, papers_of
 from kg.related import RelatedPaper
 from kg.corpus.titles import clip
 from kg.view.names import concept_page, paper_page
@@ -21,6 +21,17 @@ from kg.view.style import STYLES, style_of
 
 NODE_BUDGET = 1500  # above this the overview keeps the most connected nodes
 MENTION_TYPES = frozenset(schema.MENTION_REL.values())
+# How a concept page reads each entity relationship: (from the start, from the end), in the
+# order the page lists them ("CRF: used for NER"; on NER's page: "uses CRF").
+RELATION_PHRASES: dict[str, tuple[str, str]] = {
+    "USED_FOR": ("used for", "uses"),
+    "EVALUATED_ON": ("evaluated on", "evaluates"),
+    "COMPARED_WITH": ("compared with", "compared with"),
+    "CONJUNCTION": ("named together with", "named together with"),
+    "PART_OF": ("part of", "has part"),
+    "FEATURE_OF": ("feature of", "has feature"),
+    "HYPONYM_OF": ("a kind of", "has kinds"),
+}
 
 
 def _safe_url(url: str | None) -> str | None:
@@ -113,7 +124,7 @@ def _darker(color: str, f: float = 0.7) -> str:
 
 
 def _mention_edge(b: _Builder, u: str, v: str) -> None:
-    d = b.g.edges[u, v]
+    d = mention_edge(b.g, u, v)
     b.edge(u, v, title=f"{d['type']} ({d.get('mentions', 1)}× in the abstract)", width=1)
 
 
@@ -140,7 +151,7 @@ def related_json(g: nx.DiGraph, rows: list[RelatedPaper], prefix: str,
 
 
 def _entities_of_paper(g: nx.DiGraph, pid: str) -> list[str]:
-    return [v for v, d in g.succ[pid].items() if d["type"] in MENTION_TYPES]
+    return [v for _, v, t in g.out_edges(pid, data="type") if t in MENTION_TYPES]
 
 
 def _concept_chips(b: _Builder, eids: list[str]) -> list[dict]:
@@ -246,11 +257,38 @@ def paper_view(g: nx.DiGraph, corpus: str, pid: str, related: dict[str, list[Rel
                 related={pid: related_json(g, rows, "", has_page)}, pages={r.id: b.href(r.id) for r in rows}, focus=pid)
 
 
+def concept_relations(b: _Builder, eid: str, max_related: int = 30, max_statements: int = 5) -> list[dict]:
+    """What the abstracts state about a concept: per phrase ("used for", "evaluated on", ...), the
+    other concepts (most papers first, at most ``max_related``), each with the papers stating it
+    and their sentences (at most ``max_statements``), linked to their pages."""
+    g = b.g
+    groups: dict[str, list[dict]] = {}
+    ends = [(v, d, 0) for _, v, d in g.out_edges(eid, data=True)] + [(u, d, 1) for u, _, d in g.in_edges(eid, data=True)]
+    for other, d, side in ends:
+        phrases = RELATION_PHRASES.get(d["type"])
+        if phrases is None:
+            continue
+        ids, sentences = d.get("paper_ids") or [], d.get("sentences") or []
+        statements = [{"id": p, "title": (g.nodes[p].get("title") or p) if p in g else p,
+                       "href": b.href(p) if p in g else None, "sentence": s}
+                      for p, s in list(zip(ids, sentences))[:max_statements]]
+        groups.setdefault(phrases[side], []).append({
+            "id": other, "name": g.nodes[other].get("name") or other, "type": g.nodes[other]["label"],
+            "papers": d.get("papers", len(ids)), "score": d.get("score"), "href": b.href(other),
+            "statements": statements})
+    order = [ph for pair in RELATION_PHRASES.values() for ph in pair]
+    out = []
+    for phrase in sorted(groups, key=order.index):
+        items = sorted(groups[phrase], key=lambda i: (-i["papers"], -(i["score"] or 0), i["name"].lower()))
+        out.append({"phrase": phrase, "items": items[:max_related], "total": len(items)})
+    return out
+
+
 def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, max_cooccurring: int = 30,
                  has_page: Callable[[str], bool] | None = None) -> Page:
     b = _Builder(g, prefix="", has_page=has_page)
     users = sorted((u for u, _, t in g.in_edges(eid, data="type") if t in MENTION_TYPES),
-                   key=lambda p: (-g.edges[p, eid].get("mentions", 1), p))
+                   key=lambda p: (-mention_edge(g, p, eid).get("mentions", 1), p))
     ents_of = {p: _entities_of_paper(g, p) for p in users}  # read once: each is used three times below
     co: Counter = Counter()
     for p in users:
@@ -262,7 +300,19 @@ def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, ma
     chips = _concept_chips(b, top)
     for c, e in zip(chips, top):
         c["name"] = f"{c['name']} ({co[e]})"
-    b.node(eid, value=40, borderWidth=3, info={"paperList": paper_list, "cooccurs": chips})
+    relations = concept_relations(b, eid, max_related=max_cooccurring)
+    b.node(eid, value=40, borderWidth=3, info={"paperList": paper_list, "cooccurs": chips, "relations": relations})
+    stated: dict[str, list[tuple[str, dict]]] = {}  # other concept -> its (phrase, item)s: one edge each
+    for group in relations:
+        for item in group["items"]:
+            stated.setdefault(item["id"], []).append((group["phrase"], item))
+    for other, said in stated.items():
+        if other not in b.net.node_ids:
+            b.node(other, value=max(i["papers"] for _, i in said))
+        b.edge(eid, other, label=", ".join(ph for ph, _ in said), width=1 + min(max(i["papers"] for _, i in said), 5),
+               color={"color": "#cc79a7"}, font={"size": 10, "color": "#8a3b6b", "strokeWidth": 3},
+               title="; ".join(f"{ph} {i['name']} ({i['papers']} paper{'s' if i['papers'] != 1 else ''})"
+                               for ph, i in said))
     for p in shown_users:
         b.node(p, value=4 + len(ents_of[p]))
         _mention_edge(b, p, eid)

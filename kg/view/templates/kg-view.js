@@ -114,6 +114,22 @@
       details.appendChild(el("p", {"class": "meta", text: d.type + " · in " + d.papers + " paper" + (d.papers === 1 ? "" : "s") +
                                                        (d.aliases && d.aliases.length > 1 ? " · also written: " + d.aliases.join(", ") : "")}));
       details.appendChild(links);
+      // What the abstracts state about it: "used for" NER, "evaluated on" CoNLL, each with its papers' sentences.
+      (d.relations || []).forEach(function (group) {
+        details.appendChild(el("h3", {"class": "relation", text: group.phrase}));
+        details.appendChild(el("ul", {"class": "relations"}, group.items.map(function (r) {
+          return el("li", {}, [
+            conceptChip({name: r.name, type: r.type, papers: r.papers, href: r.href}), " ",
+            el("span", {"class": "score", text: r.papers + " paper" + (r.papers === 1 ? "" : "s")}),
+            el("ul", {"class": "statements"}, r.statements.map(function (st) {
+              var link = st.href && safeHref(st.href) ? el("a", {href: st.href, text: st.title}) : el("span", {text: st.title});
+              return el("li", {}, [link, ": ", el("q", {text: clip(st.sentence, 240)})]);
+            }))
+          ]);
+        })));
+        if (group.total > group.items.length)
+          details.appendChild(el("p", {"class": "empty", text: "and " + (group.total - group.items.length) + " more"}));
+      });
       // The concept page lists every paper; elsewhere, the papers drawn next to it.
       var users = d.paperList || network.getConnectedNodes(id).filter(function (x) {
         return byId[x] && byId[x].group === "Paper";
