@@ -290,7 +290,8 @@ def score_relation_docs(docs, extractor=None, matches: Sequence[str] = MATCH_MOD
         predicted.append([(ms[r.head].text, ms[r.head].type, ms[r.tail].text, ms[r.tail].type, r.label)
                           for r in ex.relations])
     # Gold entities given: all of them, SciERC's unscored types too, as the model was trained.
-    items = relation_training.doc_sentences(model, docs, model.relations.config, labelled=False)
+    items = relation_training.doc_sentences(model, docs, model.relations.config, labelled=False,
+                                            pair_types=REPORTED_TYPES)
     given = relation_training.predicted_relations(model.relations, items)
     golds = [relation_training.gold_relations(d) for d in docs]
     return {"end_to_end": {m: score_relations(golds, predicted, m) for m in matches},

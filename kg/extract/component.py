@@ -30,7 +30,9 @@ class TaggerComponent:
             yield from self._annotate(list(batch))
 
     def _annotate(self, docs: list) -> list:
-        for doc, enc in zip(docs, self.tagger.encode([d.text for d in docs])):
+        encodings = self.tagger.encode([d.text for d in docs])
+        kept_spans = []
+        for doc, enc in zip(docs, encodings):
             kept, scores = [], []
             for s in self.tagger.spans(enc):
                 span = doc.char_span(s.start, s.end, label=s.label, alignment_mode="expand")
@@ -40,27 +42,33 @@ class TaggerComponent:
                     scores.append(round(s.score, 4))
             doc.spans[KEY] = kept
             doc.spans[KEY].attrs["scores"] = scores
-            doc.spans[KEY].attrs["relations"] = self._relations(doc, enc, kept)
+            kept_spans.append(kept)
+        for doc, found in zip(docs, self._relations(docs, encodings, kept_spans)):
+            doc.spans[KEY].attrs["relations"] = found
         return docs
 
-    def _relations(self, doc, enc, spans: list) -> list:
-        """[head, tail, label, score] between the spans of the graph's types, as span indices. Every
-        span of the tagger is marked in the relation model's input, as in training; relations with
-        an OtherScientificTerm or Generic span are not kept."""
-        from kg.extract.relations import SpanRef
+    def _relations(self, docs: list, encodings: list, spans: list[list]) -> list[list]:
+        """Per doc, [head, tail, label, score] between its spans of the graph's types, as span
+        indices. Every span of the tagger is marked in the relation model's input, as in training;
+        relations with an OtherScientificTerm or Generic span are not kept."""
+        from kg.extract.relations import SpanRef, sentences
         from kg.records import ENTITY_TYPES
 
-        if self.tagger.relations is None or len(spans) < 2:
-            return []
-        # A doc without a parse is one sentence.
-        sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
-        first = {s.start: i for i, s in enumerate(sents)}
-        refs = [SpanRef(s.start_char, s.end_char, s.label_, first.get(s.sent.start, 0) if len(sents) > 1 else 0)
-                for s in spans]
-        found = self.tagger.relations.predict(enc.hidden, enc.offsets, refs,
-                                              [(s.start_char, s.end_char) for s in sents])
-        return [[h, t, label, score] for h, t, label, score in found
-                if spans[h].label_ in ENTITY_TYPES and spans[t].label_ in ENTITY_TYPES]
+        model = self.tagger.relations
+        if model is None:
+            return [[] for _ in docs]
+        prepared = []
+        for doc, enc, kept in zip(docs, encodings, spans):
+            # A doc without a parse is one sentence.
+            sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+            first = {s.start: i for i, s in enumerate(sents)}
+            refs = [SpanRef(s.start_char, s.end_char, s.label_, first.get(s.sent.start, 0) if len(sents) > 1 else 0)
+                    for s in kept]
+            prepared.append(sentences(enc.hidden, enc.offsets, refs, [(s.start_char, s.end_char) for s in sents],
+                                      model.config, pair_types=ENTITY_TYPES) if len(kept) > 1 else [])
+        return [[[h, t, label, score] for h, t, label, score in found
+                 if kept[h].label_ in ENTITY_TYPES and kept[t].label_ in ENTITY_TYPES]
+                for kept, found in zip(spans, model.predict_many(prepared))]
 
 
 def register() -> None:

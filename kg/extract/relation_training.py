@@ -24,6 +24,7 @@ from kg.errors import KgError
 from kg.extract import relations, tagger
 from kg.extract.training import read_docs
 
+SCORED = ("Method", "Task", "Dataset", "Metric")  # the types relations are scored between
 THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7)
 
 
@@ -71,14 +72,15 @@ def gold_spans(doc: ScierDoc, types: Sequence[str]) -> tuple[list[relations.Span
 
 
 def doc_sentences(model: tagger.Tagger, docs: Sequence[ScierDoc], config: relations.RelationConfig,
-                  labelled: bool = True) -> list[DocSentences]:
+                  labelled: bool = True, pair_types: Sequence[str] | None = None) -> list[DocSentences]:
     """Every abstract's sentences with its gold entities marked (all of SciERC's types), from
-    ``model``'s states at layer ``config.split``; ``labelled``: with the gold label of each pair."""
+    ``model``'s states at layer ``config.split``; ``labelled``: with the gold label of each pair;
+    ``pair_types``: only pairs of those types are candidates."""
     out = []
     label_of = {label: k + 1 for k, label in enumerate(config.labels)}
     for doc, enc in zip(docs, model.encode([d.text for d in docs], layer=config.split)):
         spans, index = gold_spans(doc, config.entity_labels)
-        sents = relations.sentences(enc.hidden, enc.offsets, spans, doc.sentence_spans, config)
+        sents = relations.sentences(enc.hidden, enc.offsets, spans, doc.sentence_spans, config, pair_types)
         if labelled:
             gold = {(r.head, r.tail): label_of[r.label] for r in doc.relations if r.label in label_of}
             for s in sents:
@@ -148,7 +150,7 @@ def train(spec: RelationSpec, tagger_dir: Path, out: Path | None = None,
     model = tagger.load(tagger_dir)
     started = time.monotonic()
     train_sents = [s for item in doc_sentences(model, docs, config) for s in item.sentences]
-    dev_items = doc_sentences(model, dev, config, labelled=False)
+    dev_items = doc_sentences(model, dev, config, labelled=False, pair_types=SCORED)
     n_pairs = sum(len(s.pairs) for s in train_sents)
     n_rel = sum(int((s.labels > 0).sum()) for s in train_sents)
     log(f"training on {len(docs)} abstracts: {len(train_sents)} sentences, {n_pairs} entity pairs, {n_rel} relations "
