@@ -84,8 +84,18 @@ GENERIC = frozenset(
     state step strategy structure study system task technique theory tool type use
     various way work accuracy improvement measure score issue solution design domain
     art one two three first second several other such well
+    learning training complex theoretical space network continuous
     """.split()
 )
+# The last line: words users read as explaining nothing ("learning (Method, 10 papers)") that
+# abstracts use everywhere; they still count inside longer concepts ("reinforcement learning").
+# Removing them from the concepts, not only from the display, keeps the explanation the score:
+# P@5 0.7655 -> 0.7715 on SciERC (docs/related.md).
+
+# A concept more than this share of the papers have (and more than BROAD_MIN) is *broad*: it
+# adds to a score but cannot explain a link alone ("generation" in 7 of 19 papers).
+BROAD_SHARE = 0.2
+BROAD_MIN = 4
 _STOP = frozenset(
     """a an the of for in on with from to by using via and or as at into over under
     between through than its their our this that these those is are be we""".split()
@@ -266,6 +276,7 @@ class ConceptIndex:
     types: dict[str, str]  # concept key -> type
     entities: dict[str, str]  # concept key -> entity id whose name it is
     postings: dict[str, list[str]] = field(default_factory=dict)  # concept -> papers
+    broad: frozenset[str] = frozenset()  # concepts too common to explain a link alone (BROAD_SHARE)
     _shared_cache: dict[str, SharedConcept] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -334,7 +345,13 @@ class ConceptIndex:
                 postings[c].append(pid)
         names = {c: _display_name(name_votes[c]) or c for c in df}
         types = {c: type_votes[c].most_common(1)[0][0] for c in df}
-        return cls(titles, vectors, norms, df, names, types, entities, dict(postings))
+        limit = max(n * BROAD_SHARE, BROAD_MIN)
+        broad = frozenset(c for c in df if df[c] > limit)
+        return cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad)
+
+    def explains(self, concepts: Iterable[str]) -> bool:
+        """Whether shared ``concepts`` can explain a link: at least one of them is not broad."""
+        return any(c not in self.broad for c in concepts)
 
     def related(self, paper_id: str, k: int = 10, max_shared: int = 8) -> list[RelatedPaper]:
         vec = self.vectors[paper_id]
@@ -343,7 +360,9 @@ class ConceptIndex:
             for other in self.postings.get(c, ()):
                 if other != paper_id:
                     contrib[other][c] = x * self.vectors[other][c] / (self.norms[paper_id] * self.norms[other])
-        ranked = sorted(contrib.items(), key=lambda kv: (-round(sum(kv[1].values()), 9), kv[0]))[:k]
+        # A link resting only on broad concepts ("generation" in a third of the papers) is no link.
+        ranked = sorted(((o, cs) for o, cs in contrib.items() if self.explains(cs)),
+                        key=lambda kv: (-round(sum(kv[1].values()), 9), kv[0]))[:k]
         return [
             RelatedPaper(other, self.titles[other], sum(cs.values()), self._explain(cs, max_shared))
             for other, cs in ranked
@@ -371,15 +390,21 @@ class ConceptIndex:
                 vals.append(x / norm)
         x = sparse.csr_matrix((vals, (rows, cols)), shape=(len(pids), max(1, len(col))), dtype=np.float64)
         xt = x.T.tocsr()
+        # The same matrix over the concepts that can explain a link alone: a pair must share one.
+        specific = np.array([c not in self.broad for c in sorted(col, key=col.get)] or [True])
+        xs = (x @ sparse.diags(specific.astype(np.float64))).tocsr()
+        xst = xs.T.tocsr()
         out: dict[str, list[RelatedPaper]] = {}
         for lo in range(0, len(pids), block):
             # Kept sparse: a dense block row is the whole corpus wide, and most of it is zero.
             sims = (x[lo: lo + block] @ xt).tocsr()
+            spec = (xs[lo: lo + block] @ xst).tocsr()
             for r in range(sims.shape[0]):
                 i = lo + r
                 cols = sims.indices[sims.indptr[r]: sims.indptr[r + 1]]
                 vals = sims.data[sims.indptr[r]: sims.indptr[r + 1]]
                 keep = (cols != i) & (vals > 0)
+                keep &= np.isin(cols, spec.indices[spec.indptr[r]: spec.indptr[r + 1]])
                 cols, vals = cols[keep], vals[keep]
                 if len(cols) > k:
                     # Ties at the cut are broken by id, as in ``related``: take every candidate
@@ -419,6 +444,13 @@ class ConceptIndex:
             padded.append(pc)
             if len(shown) == limit:
                 break
+        if not self.explains(shown):  # the concept that lets the link exist is always shown
+            best = next((c for _, _, c in order if c not in self.broad), None)
+            if best is not None:
+                if len(shown) == limit:
+                    shown[-1] = best
+                else:
+                    shown.append(best)
         return tuple(self._shared(c) for c in shown)
 
     def _shared(self, c: str) -> SharedConcept:
