@@ -43,7 +43,7 @@ import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -497,15 +497,37 @@ def add_related_edges(g: nx.DiGraph, k: int = 5, related: dict[str, list[Related
 
 
 def find_paper(g: nx.DiGraph, query: str) -> str:
-    """The id of the paper named by ``query``: an exact id, else title words (all must match)."""
-    return find_paper_in({p: g.nodes[p].get("title") or "" for p in papers_of(g)}, query)
+    """The id of the paper named by ``query``: an exact id, else title words (all must match),
+    else a concept the paper names (an entity, one of its aliases, or a key phrase)."""
+    return find_paper_in({p: g.nodes[p].get("title") or "" for p in papers_of(g)}, query,
+                         lambda: paper_concepts(g))
 
 
-def find_paper_in(titles: dict[str, str], query: str) -> str:
-    """``find_paper`` over a mapping of paper id -> title (as read from a store)."""
+def paper_concepts(g: nx.DiGraph) -> dict[str, list[str]]:
+    """Paper id -> the phrases naming its concepts: its entities' names and aliases, its key phrases."""
+    mention_types = set(schema.MENTION_REL.values())
+    out: dict[str, list[str]] = {}
+    for pid in papers_of(g):
+        names = list(g.nodes[pid].get("key_concepts") or ())
+        for _, eid, t in g.out_edges(pid, data="type"):
+            if t in mention_types:
+                ent = g.nodes[eid]
+                names += [ent.get("name") or "", *(ent.get("aliases") or ())]
+        out[pid] = names
+    return out
+
+
+def _fold(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+
+
+def find_paper_in(titles: dict[str, str], query: str,
+                  concepts: Callable[[], dict[str, list[str]]] | None = None) -> str:
+    """``find_paper`` over a mapping of paper id -> title (as read from a store); ``concepts``
+    gives paper id -> concept phrases, asked for only when no id or title matches."""
     query = query.strip()
     if not query:
-        raise KgError("empty paper query: give a paper id or words of its title")
+        raise KgError("empty paper query: give a paper id, words of its title or a concept it names")
     if query in titles:
         return query
     words = query.lower().split()
@@ -518,8 +540,17 @@ def find_paper_in(titles: dict[str, str], query: str) -> str:
     if len(hits) > 1:
         exact = [p for p in hits if (titles[p] or "").strip().lower() == query.lower()]
         hits = exact or hits
+    if not hits and concepts is not None:
+        # What a user remembers of a paper is often the name it introduces ("FedBiscuit"): a
+        # paper naming that concept exactly, else one of whose concepts holds every query word.
+        phrases = {p: [_fold(c) for c in cs if c] for p, cs in concepts().items() if p in titles}
+        q = _fold(query)
+        hits = [p for p, cs in phrases.items() if q in cs]
+        if not hits:
+            pattern = [re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in q.split()]
+            hits = [p for p, cs in phrases.items() if any(all(r.search(c) for r in pattern) for c in cs)]
     if not hits:
-        raise KgError(f"no paper matches {query!r} (give a paper id or words of its title; "
+        raise KgError(f"no paper matches {query!r} (give a paper id, words of its title or a concept it names; "
                       f"`kg query 'MATCH (p:Paper) RETURN p.id, p.title'` lists them)")
     if len(hits) > 1:
         shown = "; ".join(f"{p} ({clip(titles[p], 60)})" for p in sorted(hits)[:5])
@@ -565,7 +596,17 @@ def _stored_related(build: Build, paper: str, k: int) -> tuple[str, str, list[Re
     with Store(build.store_path) as store:
         hit = store.query("MATCH (p:Paper {id: $id}) RETURN p.id, p.title", {"id": paper.strip()}).rows
         titles = dict(hit or store.query("MATCH (p:Paper) RETURN p.id, p.title").rows)
-        pid = find_paper_in(titles, paper)
+
+        def concepts() -> dict[str, list[str]]:
+            out: dict[str, list[str]] = {p: list(kc or ()) for p, kc in store.query(
+                "MATCH (p:Paper) RETURN p.id, p.key_concepts").rows}
+            for label, rel in schema.MENTION_REL.items():
+                for p, name, aliases in store.query(
+                        f"MATCH (p:Paper)-[:{rel}]->(e:{label}) RETURN p.id, e.name, e.aliases").rows:
+                    out.setdefault(p, []).extend([name or "", *(aliases or ())])
+            return out
+
+        pid = find_paper_in(titles, paper, concepts)
         rows = store.query(
             "MATCH (a:Paper {id: $id})-[r:RELATED_TO]->(b:Paper) "
             "RETURN b.id, b.title, r.score, r.shared, r.shared_types, r.shared_papers ORDER BY r.rank LIMIT $k",

@@ -183,6 +183,14 @@ def test_find_paper_by_id_or_title_words(graph):
         find_paper(graph, "quantum gravity")
 
 
+def test_find_paper_by_a_concept_it_names(graph):
+    assert find_paper(graph, "galaxy survey") == "lonely"  # an entity, not in its title
+    assert find_paper(graph, "GALAXY") == "lonely"  # a word of one of its concepts
+    with pytest.raises(KgError, match="matches 2 papers"):  # several: listed, as for titles
+        find_paper(graph, "robot control")
+
+
+
 @pytest.fixture
 def build_dir(tmp_path, graph):
     (tmp_path / "build.json").write_text(json.dumps({"corpus": "test"}), encoding="utf-8")
