@@ -128,8 +128,12 @@ def build(
         related = index.related_all(max(options.related_k, LISTED_K))
         if options.related_k > 0:
             add_related_edges(g, k=options.related_k, related=related)
+        timings["related"] = time.perf_counter() - t
+        t = time.perf_counter()
         add_topics(g, find_topics(g, related, index))
-    timings["related"] = time.perf_counter() - t
+        timings["topics"] = time.perf_counter() - t
+    else:
+        timings["related"] = time.perf_counter() - t
 
     result = BuildResult(
         path=out, corpus=corpus, graph=g, resolution=resolution, seconds=0.0, extracted=extracted, timings=timings
