@@ -4,7 +4,8 @@ close together inside each disc.
 Computed here rather than by the browser's physics so that labels never overlap: each theme
 gets a box as wide as its disc or its label, whichever is wider, boxes are packed in rows
 (largest theme first), the label sits above its disc, and inside a disc the papers are placed
-by a seeded spring layout of their related-paper links (strong links pull closer). The whole
+by a seeded spring layout of their related-paper links (strong links pull closer; papers drawn
+with their titles go evenly round a circle in that layout's order). The whole
 map is scaled to about one screen of canvas units, so that it is read at zoom 1, where label
 font sizes are what they say.
 """
@@ -56,14 +57,16 @@ def layout(groups: list[tuple[tuple[str, ...], list[str]]], links: nx.Graph, pad
     n = sum(len(ps) for _, ps in groups) or 1
     # Each paper gets about the same area; small corpora are not blown up past readable spacing.
     unit = min(70.0, max(6.0, math.sqrt(TARGET_AREA / (math.pi * n))))
+    # Papers drawn with their titles (``pad``) need room for them more than the map needs zoom 1.
+    floor = 40.0 if pad else 6.0
     for _ in range(12):
         boxes, width, height = _pack(groups, unit, pad)
-        if max(width, height) <= MAX_EXTENT or unit <= 6.0:
+        if max(width, height) <= MAX_EXTENT or unit <= floor:
             break
-        unit = max(6.0, unit * 0.85)
+        unit = max(floor, unit * 0.85)
     dot = min(7.0, unit * 0.4)
     return [Placed(lines, (x + w / 2, y + label_h / 2), (x + w / 2, y + label_h + 8 + r), r, dot,
-                   _inside(papers, links, x + w / 2, y + label_h + 8 + r, r))
+                   _inside(papers, links, x + w / 2, y + label_h + 8 + r, r, even=pad > 0))
             for x, y, w, r, lines, label_h, papers in boxes]
 
 
@@ -90,11 +93,19 @@ def _pack(groups, unit: float, pad: float):
     return out, width, y + row_h
 
 
-def _inside(papers: list[str], links: nx.Graph, cx: float, cy: float, r: float) -> dict[str, tuple[float, float]]:
+def _inside(papers: list[str], links: nx.Graph, cx: float, cy: float, r: float,
+            even: bool = False) -> dict[str, tuple[float, float]]:
+    """Positions of a theme's papers in its disc; ``even``: on a circle, evenly spaced, in the
+    spring layout's angular order (titled papers need the room more than exact distances)."""
     if len(papers) == 1:
         return {papers[0]: (cx, cy)}
     sub = links.subgraph(papers)
     pos = nx.spring_layout(sub, seed=SEED, weight="weight", k=1.2 / math.sqrt(len(papers)), iterations=80)
+    if even:
+        order = sorted(papers, key=lambda p: (math.atan2(pos[p][1], pos[p][0]), p))
+        step = 2 * math.pi / len(order)
+        return {p: (cx + r * 0.85 * math.cos(i * step - math.pi / 2), cy + r * 0.85 * math.sin(i * step - math.pi / 2))
+                for i, p in enumerate(order)}
     far = max(math.hypot(x, y) for x, y in pos.values()) or 1.0
     s = (r * 0.9) / far
     return {p: (float(cx + pos[p][0] * s), float(cy + pos[p][1] * s)) for p in papers}
