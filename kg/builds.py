@@ -40,12 +40,14 @@ GRAPH_JSON = "graph.json"
 GRAPH_ML = "graph.graphml"
 STORE = "store"
 INDEX_HTML = "index.html"
+MAP_HTML = "map.html"  # the corpus map: papers grouped by research theme
 VIEWS = "views"
 NEO4J_IMPORT = "neo4j-import"
 NEO4J_SCRIPT = "neo4j.cypher"
 DEFAULT_EXPORTS = Path("exports")
 # What a build folder holds: its outputs and the exports kg writes into it by default.
-BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, INDEX_HTML, VIEWS, NEO4J_IMPORT, NEO4J_SCRIPT})
+BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, INDEX_HTML, MAP_HTML, VIEWS, NEO4J_IMPORT,
+                           NEO4J_SCRIPT})
 
 
 @dataclass(frozen=True)

@@ -120,13 +120,20 @@ def build(
     t = time.perf_counter()
     related = None
     if options.related_k > 0 or options.views:
-        from kg.related import LISTED_K, add_related_edges, related_all
+        from kg.related import LISTED_K, ConceptIndex, add_related_edges
+        from kg.topics import add_topics, find_topics
 
-        # One ranking serves the stored RELATED_TO edges and the pages' lists.
-        related = related_all(g, max(options.related_k, LISTED_K))
+        # One ranking serves the stored RELATED_TO edges, the pages' lists and the map's themes.
+        index = ConceptIndex.from_graph(g)
+        related = index.related_all(max(options.related_k, LISTED_K))
         if options.related_k > 0:
             add_related_edges(g, k=options.related_k, related=related)
-    timings["related"] = time.perf_counter() - t
+        timings["related"] = time.perf_counter() - t
+        t = time.perf_counter()
+        add_topics(g, find_topics(g, related, index))
+        timings["topics"] = time.perf_counter() - t
+    else:
+        timings["related"] = time.perf_counter() - t
 
     result = BuildResult(
         path=out, corpus=corpus, graph=g, resolution=resolution, seconds=0.0, extracted=extracted, timings=timings

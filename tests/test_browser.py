@@ -240,3 +240,87 @@ def test_concept_page_lists_what_is_stated_and_links_to_it(relations_site, brows
     check_clean(v)
     assert "uses" in [h.lower() for h in v.page.locator("#details h3.relation").all_inner_texts()]
     v.close()
+
+
+def theme_label_boxes(v: Opened) -> list[dict]:
+    """Screen boxes (DOM pixels) and rendered font size of every theme label on an opened map."""
+    return v.js("""kgView.nodes.get({filter: n => n.group === "Theme"}).map(n => {
+        const b = kgView.network.getBoundingBox(n.id), s = kgView.network.getScale();
+        const a = kgView.network.canvasToDOM({x: b.left, y: b.top}), z = kgView.network.canvasToDOM({x: b.right, y: b.bottom});
+        return {id: n.id, left: a.x, top: a.y, right: z.x, bottom: z.y, px: n.font.size * s};
+    })""")
+
+
+def check_legible(v: Opened, boxes: list[dict]) -> None:
+    width, height = v.js("[kgView.network.body.container.clientWidth, kgView.network.body.container.clientHeight]")
+    for b in boxes:
+        assert b["px"] >= 12, b  # readable at the first zoom, without zooming in
+        assert b["left"] >= -1 and b["top"] >= -1 and b["right"] <= width + 1 and b["bottom"] <= height + 1, b
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            overlap = a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+            assert not overlap, (a, b)
+
+
+def test_map_groups_related_papers_by_theme_with_legible_labels(site, browser):
+    g, out, shots = site
+    v = Opened(browser, out / "map.html")
+    check_clean(v)
+    papers = [n for n, d in g.nodes(data=True) if d["label"] == "Paper"]
+    assert sorted(v.js("kgView.nodes.get({filter: n => n.group === 'Paper'}).map(n => n.id)")) == sorted(papers)
+    colour = v.js("Object.fromEntries(kgView.nodes.get({filter: n => n.group === 'Paper'}).map(n => [n.id, n.color.background]))")
+    assert colour["pmd"] == colour["pmd2"] and colour["mt"] == colour["mt2"] != colour["pmd"]  # one colour a theme
+    boxes = theme_label_boxes(v)
+    assert len(boxes) >= 2
+    check_legible(v, boxes)
+    v.page.fill("#search", "Europarl")  # a concept of mt2, which the map draws as no node of its own
+    v.page.press("#search", "Enter")
+    assert v.js("kgView.network.getSelectedNodes()") == ["mt2"]
+    v.page.screenshot(path=str(shots / "map.png"))
+    v.close()
+
+
+def test_paper_and_concept_pages_link_into_the_map(site, browser):
+    g, out, shots = site
+    v = Opened(browser, out / "views" / paper_page("mt"))
+    v.page.click("#details a.map-link")
+    v.page.wait_for_load_state()
+    v.wait_ready()
+    assert v.page.url.split("/")[-1] == "map.html#mt"
+    assert v.js("kgView.network.getSelectedNodes()") == ["mt"]
+    check_clean(v)
+    v = Opened(browser, out / "views" / concept_page("Metric:bleu"))
+    v.page.click("#details a.map-link")
+    v.page.wait_for_load_state()
+    v.wait_ready()
+    assert sorted(v.js("kgView.network.getSelectedNodes()")) == ["mt", "mt2"]  # the papers using BLEU
+    v.page.screenshot(path=str(shots / "map-bleu.png"))
+    check_clean(v)
+    v.close()
+
+
+def test_map_of_four_hundred_papers_keeps_theme_labels_legible(tmp_path, browser):
+    import random
+
+    from kg.graph import build_graph
+    from kg.resolve import resolve
+    from tests.helpers import extraction, paper
+
+    rng = random.Random(3)
+    fields = [[f"{w} {x}" for x in ("parsing", "tagging", "alignment", "retrieval", "segmentation", "decoding")]
+              for w in ("speech", "image", "graph", "protein", "market", "robot", "music", "legal")]
+    papers, exs = [], []
+    for i in range(400):
+        own = rng.sample(fields[i % len(fields)], 3)
+        p = paper(f"p{i}", f"Paper {i} about " + ", ".join(own) + ".", title=f"Paper {i} on {own[0]}")
+        papers.append(p)
+        exs.append(extraction(p, *[(c, "Task") for c in own]))
+    g = build_graph(papers, exs, resolve(papers, exs))
+    write_views(g, tmp_path)
+    v = Opened(browser, tmp_path / "map.html")
+    check_clean(v)
+    boxes = theme_label_boxes(v)
+    assert len(boxes) >= 4
+    check_legible(v, boxes)
+    v.page.screenshot(path=str(tmp_path / "map-400.png"))
+    v.close()

@@ -430,3 +430,20 @@ def test_build_takes_a_format_by_name_and_lists_them(tmp_path):
     corpus.write_text("We study parsing.\n", encoding="utf-8")
     proc = kg("build", str(corpus), "--format", "yaml", cwd=tmp_path)
     assert proc.returncode == 2 and "yaml" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_related_finds_a_paper_by_a_concept_it_names_from_the_store(seed_build):
+    """`kg related FedBiscuit`: no title holds the name, the federated-RLHF paper's concepts do."""
+    (pid,) = [r["p.id"] for r in query(seed_build, "MATCH (p:Paper) WHERE p.abstract CONTAINS 'FedBiscuit' RETURN p.id")]
+    out = kg("related", "FedBiscuit", "-k", "3", "--db", str(seed_build), check=True).stdout
+    assert out.startswith(f"Related to {pid}:")
+    assert "RLHF" in out.split("\n", 3)[3]  # its first neighbour shares RLHF: the reward-hacking paper
+
+
+def test_the_seed_builds_themes_keep_the_rlhf_papers_together(seed_build):
+    rows = query(seed_build, "topics")
+    assert rows and [r["topic"] for r in rows] == list(range(1, len(rows) + 1))
+    themes = {r["id"]: r["t"] for r in query(
+        seed_build, "MATCH (p:Paper) WHERE p.abstract CONTAINS 'RLHF' OR p.abstract CONTAINS 'reward hacking' "
+                    "RETURN p.id AS id, p.topic AS t")}
+    assert len(themes) >= 2 and len(set(themes.values())) == 1, themes

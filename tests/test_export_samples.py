@@ -51,6 +51,10 @@ def sample_graph(extra_papers: int = 0) -> nx.DiGraph:
                shared_types=["Method"], shared_papers=[2])
     g.add_edge("p3", "p1", schema.RELATED_REL, type=schema.RELATED_REL, score=0.125, rank=2, shared=[], shared_types=[],
                shared_papers=[])
+    # Research themes as kg.topics stores them; p4 and the fillers have none (no related paper).
+    for pid, topic, label in (("p1", 1, "policy mirror descent · MinAtar"), ("p2", 1, "policy mirror descent · MinAtar"),
+                              ("p3", 2, "machine translation")):
+        g.nodes[pid].update(topic=topic, topic_label=label)
     return g
 
 

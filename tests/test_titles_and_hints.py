@@ -104,9 +104,10 @@ def test_every_kg_command_the_build_suggests_runs_when_pasted(dash_build):
 
 def test_the_suggested_open_command_names_a_file_not_an_option(dash_build):
     _, stdout = dash_build
-    (line,) = [line for line in stdout.splitlines() if line.strip().startswith("open ")]
-    path = shlex.split(line)[1]
-    assert not path.startswith("-") and path.endswith("index.html"), line
+    lines = [line for line in stdout.splitlines() if line.strip().startswith("open ")]
+    paths = [shlex.split(line)[1] for line in lines]
+    assert [p.rsplit("/", 1)[-1] for p in paths] == ["index.html", "map.html"], lines
+    assert not any(p.startswith("-") for p in paths), lines
 
 
 def test_cache_and_no_cache_together_are_a_usage_error(tmp_path):

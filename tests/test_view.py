@@ -208,7 +208,7 @@ def test_pages_written_by_two_worker_processes_are_the_pages_one_process_writes(
     monkeypatch.setattr(kg.view, "PAGES_PER_TASK", 2)
     write_views(g, tmp_path / "two", corpus="c", workers=2)
     one, two = (sorted(p.relative_to(d) for p in d.rglob("*.html")) for d in (tmp_path / "one", tmp_path / "two"))
-    assert one == two and len(one) == 1 + len(papers_of(g)) + len(entities_of(g))
+    assert one == two and len(one) == 2 + len(papers_of(g)) + len(entities_of(g))  # index.html, map.html
     for rel in one:
         assert (tmp_path / "two" / rel).read_bytes() == (tmp_path / "one" / rel).read_bytes(), rel
 

@@ -153,4 +153,6 @@ def summary(result: BuildResult) -> str:
     ]
     if (result.path / "index.html").exists():
         lines.append(f"  open {_shell_path(path / 'index.html')}   (interactive graph, works offline)")
+    if (result.path / "map.html").exists():
+        lines.append(f"  open {_shell_path(path / 'map.html')}     (the papers grouped by research theme)")
     return "\n".join(lines)

@@ -30,7 +30,7 @@ def _table(pid: str, title: str, rows) -> str:
 
 @app.command("related")
 def related_command(
-    paper: Annotated[str | None, typer.Argument(metavar="PAPER", help="A paper id, or words of its title.", show_default=False)] = None,
+    paper: Annotated[str | None, typer.Argument(metavar="PAPER", help="A paper id, words of its title, or a concept it names.", show_default=False)] = None,
     db: DbOption = None,
     k: Annotated[int, typer.Option("-k", "--top", min=1, metavar="K", help="How many related papers to list.")] = 10,
     fmt: Annotated[Format | None, typer.Option(
@@ -47,6 +47,7 @@ def related_command(
     \b
     Examples:
       kg related "Policy Mirror Descent"
+      kg related FedBiscuit                    # the paper that names it
       kg related p5ed9111e12 -k 5 --format json
       kg related --all -k 5 > related.jsonl
       kg related --all -k 5 -f csv > related.csv

@@ -19,18 +19,18 @@ import networkx as nx
 
 from kg import forks
 from kg.compat import batched
-from kg.builds import INDEX_HTML, VIEWS, Manifest
+from kg.builds import INDEX_HTML, MAP_HTML, VIEWS, Manifest
 from kg.errors import KgError
 from kg.graph import entities_of, papers_of
 from kg.related import LISTED_K, RelatedPaper, related_all
 from kg.related import related as related_one
 from kg.schema import PAPER
 from kg.view.names import concept_page, find_concept, page_name, paper_page
-from kg.view.pages import NODE_BUDGET, concept_view, overview, overview_nodes, paper_view
+from kg.view.pages import NODE_BUDGET, concept_view, map_view, overview, overview_nodes, paper_view
 from kg.view.render import Page, copy_assets, render
 
 __all__ = [
-    "write_views", "write_overview", "pages_on_disk", "write_paper_view", "write_concept_view", "find_concept",
+    "write_views", "write_overview", "write_map", "pages_on_disk", "write_paper_view", "write_concept_view", "find_concept",
     "page_name", "paper_page", "concept_page", "NODE_BUDGET",
 ]
 # A build writes a page for every node up to this many nodes; above it (tens of thousands of
@@ -63,8 +63,24 @@ def _write(path: Path, html: str, atomic: bool = True) -> Path:
     return path
 
 
-def _view_html(page: Page) -> str:
-    return render(page, inline=False, asset_prefix="lib/", home_href=f"../{INDEX_HTML}")
+def _view_html(page: Page, map_href: str = "") -> str:
+    return render(page, inline=False, asset_prefix="lib/", home_href=f"../{INDEX_HTML}", map_href=map_href)
+
+
+def _map_links(page: Page, g: nx.DiGraph, to_map: str) -> str:
+    """Point a paper or concept page into the map (``to_map``: its path from the page); the nav link."""
+    from urllib.parse import quote
+
+    for n in page.nodes:
+        info = n.get("info") or {}
+        if n["id"] != page.focus:
+            continue
+        if info.get("type") == "Paper":
+            info["mapHref"] = f"{to_map}#{quote(n['id'], safe='')}"
+            info["topicLabel"] = g.nodes[n["id"]].get("topic_label")
+        else:
+            info["mapHref"] = f"{to_map}#concept={quote(n['id'], safe='')}"
+    return to_map
 
 
 def _page_of(g: nx.DiGraph, node_id: str) -> str:
@@ -88,7 +104,17 @@ def write_overview(g: nx.DiGraph, build_dir: Path, related: dict[str, list[Relat
     """Write ``index.html``, the overview of at most ``budget`` nodes; its path."""
     related = related_all(g, LISTED_K) if related is None else related
     page = overview(g, _corpus(build_dir, corpus), related, budget=budget, has_page=has_page)
-    return _write(Path(build_dir) / INDEX_HTML, render(page, inline=True, home_href=INDEX_HTML))
+    map_href = MAP_HTML if (Path(build_dir) / MAP_HTML).exists() else ""
+    return _write(Path(build_dir) / INDEX_HTML, render(page, inline=True, home_href=INDEX_HTML, map_href=map_href))
+
+
+def write_map(g: nx.DiGraph, build_dir: Path, related: dict[str, list[RelatedPaper]] | None = None,
+              budget: int = NODE_BUDGET, corpus: str | None = None,
+              has_page: Callable[[str], bool] | None = None) -> Path:
+    """Write ``map.html``: the papers grouped by research theme (their ``topic``); its path."""
+    related = related_all(g, LISTED_K) if related is None else related
+    page = map_view(g, _corpus(build_dir, corpus), related, budget=budget, has_page=has_page)
+    return _write(Path(build_dir) / MAP_HTML, render(page, inline=True, home_href=INDEX_HTML, map_href=MAP_HTML))
 
 
 def write_paper_view(g: nx.DiGraph, build_dir: Path, paper_id: str,
@@ -99,7 +125,8 @@ def write_paper_view(g: nx.DiGraph, build_dir: Path, paper_id: str,
     views = Path(build_dir) / VIEWS
     copy_assets(views / "lib")
     page = paper_view(g, _corpus(build_dir), paper_id, related, has_page=_existing_pages(g, views, paper_id))
-    return _write(views / paper_page(paper_id), _view_html(page))
+    to_map = _map_links(page, g, f"../{MAP_HTML}") if (Path(build_dir) / MAP_HTML).exists() else ""
+    return _write(views / paper_page(paper_id), _view_html(page, to_map))
 
 
 def write_concept_view(g: nx.DiGraph, build_dir: Path, entity_id: str) -> Path:
@@ -107,7 +134,8 @@ def write_concept_view(g: nx.DiGraph, build_dir: Path, entity_id: str) -> Path:
     views = Path(build_dir) / VIEWS
     copy_assets(views / "lib")
     page = concept_view(g, _corpus(build_dir), entity_id, has_page=_existing_pages(g, views, entity_id))
-    return _write(views / concept_page(entity_id), _view_html(page))
+    to_map = _map_links(page, g, f"../{MAP_HTML}") if (Path(build_dir) / MAP_HTML).exists() else ""
+    return _write(views / concept_page(entity_id), _view_html(page, to_map))
 
 
 def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpus: str | None = None,
@@ -133,6 +161,8 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
         paged = set(keep_papers) | set(keep_ents)
         papers, ents = keep_papers, keep_ents
         has_page = paged.__contains__
+    # The map first: every page links into it.
+    write_map(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)
     job = _PageJob(g, views, corpus, related, has_page, atomic=not fresh)
     nodes = [(True, p) for p in papers] + [(False, e) for e in ents]
     if workers > 1 and len(nodes) >= MIN_PARALLEL_PAGES and forks.can_fork():
@@ -155,11 +185,12 @@ class _PageJob:
 
     def __call__(self, nodes: list[tuple[bool, str]]) -> int:
         g, corpus, has_page = self.g, self.corpus, self.has_page
+        to_map = f"../{MAP_HTML}"
         for is_paper, n in nodes:
             if is_paper:
-                _write(self.views / paper_page(n), _view_html(paper_view(g, corpus, n, self.related, has_page)),
-                       self.atomic)
+                page = paper_view(g, corpus, n, self.related, has_page)
+                _write(self.views / paper_page(n), _view_html(page, _map_links(page, g, to_map)), self.atomic)
             else:
-                _write(self.views / concept_page(n), _view_html(concept_view(g, corpus, n, has_page=has_page)),
-                       self.atomic)
+                page = concept_view(g, corpus, n, has_page=has_page)
+                _write(self.views / concept_page(n), _view_html(page, _map_links(page, g, to_map)), self.atomic)
         return len(nodes)

@@ -217,6 +217,10 @@ def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
         if n not in drawn and (has_page is None or has_page(n)):
             d = g.nodes[n]
             search.append({"id": n, "label": d.get("title") or d.get("name") or n, "href": b.href(n)})
+    kept_papers = set(keep_papers)
+    for s in search:  # drawn papers are also found by a concept they name (their key phrases have no node)
+        if s["id"] in kept_papers:
+            s["terms"] = paper_terms(g, s["id"])
     counts = Counter(g.nodes[n]["label"] for n in papers + ents)
     subtitle = (f"{len(papers):,} papers · " + " · ".join(f"{counts[t]:,} {t.lower()}s" for t in STYLES
                                                           if t != schema.PAPER and counts[t])
@@ -332,3 +336,98 @@ def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, ma
     return Page(kind="concept", heading=d.get("name") or eid, subtitle=subtitle, corpus=corpus, nodes=b.net.nodes,
                 edges=b.net.edges, options=_options(len(b.net.nodes)), legend=b.legend(), search=b.search(),
                 pages={p: b.href(p) for p in users}, focus=eid, note=note)
+
+
+# Theme colours: Okabe-Ito without its yellow (unreadable on white), then darker companions;
+# themes past the last reuse them, their labels tell them apart.
+THEME_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#7A5195", "#8C6D31",
+                "#3F7F5F", "#B5475D")
+MAP_THEMES = 40  # themes drawn with a label; smaller ones are pooled into one unlabelled group
+
+
+def map_view(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
+             budget: int = NODE_BUDGET, has_page: Callable[[str], bool] | None = None) -> Page:
+    """The corpus map: papers grouped by research theme (``topic``), related papers close together,
+    each theme labelled by its most distinctive concepts (kg.topics, kg.view.maplayout)."""
+    from kg.topics import find_topics, related_graph, topics_of
+    from kg.view.maplayout import layout
+
+    b = _Builder(g, prefix="views/", has_page=has_page)
+    links = related_graph(related)
+    # A build stores its themes; a graph from elsewhere (an older build) gets them found here.
+    themes = topics_of(g) or find_topics(g, related)
+    theme_of = {p: t for t in themes for p in t.papers}
+    loose = [p for p in papers_of(g) if p not in theme_of]
+    groups: list[tuple[tuple[str, ...], list[str], int | None]] = [
+        (t.concepts, list(t.papers), t.id) for t in themes[:MAP_THEMES]]
+    rest = [p for t in themes[MAP_THEMES:] for p in t.papers] + loose
+    if rest:
+        groups.append(((f"{len(rest)} papers in smaller themes or unlinked",), rest, None))
+    total = sum(len(ps) for _, ps, _ in groups)
+    drawn_groups = []
+    for concepts, papers, tid in groups:
+        # Over budget, each theme keeps its share, its most linked papers first.
+        keep = max(1, round(len(papers) * min(1.0, budget / max(total, 1))))
+        papers = sorted(papers, key=lambda p: (-links.degree(p, weight="weight") if p in links else 0, p))[:keep]
+        drawn_groups.append((concepts, papers, tid))
+    label_papers = total <= 40  # a few dozen titles fit; above that the themes are what one reads
+    placed = layout([(c, ps) for c, ps, _ in drawn_groups], links, pad=80.0 if label_papers else 0.0)
+    drawn: set[str] = set()
+    for i, ((concepts, papers, tid), pl) in enumerate(zip(drawn_groups, placed)):
+        color = THEME_COLORS[i % len(THEME_COLORS)] if tid is not None else "#8c959f"
+        label = "\n".join(pl.label_lines)
+        for p in papers:
+            x, y = pl.papers[p]
+            mine = _entities_of_paper(g, p)
+            b.node(p, value=1, label=clip(g.nodes[p].get("title") or p, 26) if label_papers else " ",
+                   info={"concepts": _concept_chips(b, mine), "conceptIds": mine,
+                         "topicLabel": theme_of[p].label if p in theme_of else None})
+            b.net.nodes[-1].update(x=round(x, 1), y=round(y, 1), physics=False, shape="dot", size=pl.dot,
+                                   color={"background": color, "border": _darker(color)})
+            b.net.nodes[-1].pop("value", None)  # one size: the map shows themes, not degrees
+            drawn.add(p)
+        theme_id = f"theme:{tid if tid is not None else 'rest'}"
+        b.net.nodes.append({
+            "id": theme_id, "label": label, "shape": "text", "group": "Theme", "physics": False,
+            "x": round(pl.label_xy[0], 1), "y": round(pl.label_xy[1], 1),
+            "font": {"size": 18, "color": _darker(color, 0.75), "face": "system-ui, sans-serif",
+                     "strokeWidth": 5, "strokeColor": "#ffffff", "multi": False},
+            "info": {"type": "Theme", "id": theme_id, "name": " · ".join(concepts), "papers": len(papers),
+                     "aliases": [], "href": None,
+                     "paperList": [{"id": p, "title": g.nodes[p].get("title") or p} for p in papers]},
+        })
+    for p in drawn:
+        for row in related.get(p, [])[:2]:
+            if row.id in drawn and theme_of.get(row.id) == theme_of.get(p) and row.id != p:
+                _related_edge(b, p, row, faint=True)
+    search = b.search()
+    for s in search:
+        if s["id"] in g and g.nodes[s["id"]].get("label") == schema.PAPER:
+            s["terms"] = paper_terms(g, s["id"])
+    note = ""
+    if total > len(drawn):
+        note = (f"The map draws {len(drawn):,} of {total:,} papers (budget {budget:,}): each theme's most "
+                f"linked papers, in proportion to its size.")
+    options = {
+        "autoResize": True, "physics": {"enabled": False},
+        "nodes": {"font": {"size": 12, "face": "system-ui, sans-serif", "strokeWidth": 3}},
+        "edges": {"color": {"color": "#c3cad1", "highlight": "#0969da"}, "smooth": False, "width": 1,
+                  "arrows": {"to": {"enabled": False}}},
+        "interaction": {"hover": True, "tooltipDelay": 120, "multiselect": True,
+                        "hideEdgesOnDrag": len(drawn) > 400, "hideEdgesOnZoom": len(drawn) > 400},
+        "layout": {"randomSeed": 7},
+    }
+    n_themes = len(themes)
+    subtitle = (f"{len(papers_of(g)):,} papers in {n_themes} research theme{'s' if n_themes != 1 else ''}: "
+                f"communities of the related-papers graph, each named by its most distinctive concepts")
+    return Page(kind="map", heading=f"Map of {corpus}", subtitle=subtitle, corpus=corpus, nodes=b.net.nodes,
+                edges=b.net.edges, options=options,
+                legend=[{"type": "Paper", "count": len(drawn)}, {"type": "Theme", "count": len(groups)}],
+                search=search, related={p: related_json(g, related.get(p, []), "views/", has_page) for p in drawn},
+                pages={p: b.href(p) for p in drawn}, note=note)
+
+
+def paper_terms(g: nx.DiGraph, pid: str) -> list[str]:
+    """What a user may remember a paper by besides its title: its concepts' names and key phrases."""
+    names = [g.nodes[e].get("name") or e for e in _entities_of_paper(g, pid)]
+    return sorted({*names, *(g.nodes[pid].get("key_concepts") or ())})

@@ -38,7 +38,7 @@ _INLINE_VARS = {"vis_js": "vis-network.min.js", "vis_css": "vis-network.min.css"
 class Page:
     """Everything one HTML page shows; ``nodes``/``edges`` are pyvis's node and edge dicts."""
 
-    kind: str  # overview | paper | concept
+    kind: str  # overview | paper | concept | map
     heading: str
     subtitle: str
     corpus: str
@@ -62,7 +62,8 @@ def _template() -> jinja2.Template:
     return env.get_template("page.html")
 
 
-def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str = "index.html") -> str:
+def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str = "index.html",
+           map_href: str = "") -> str:
     styles = {t: {"color": s.color, "glyph": s.glyph} for t, s in STYLES.items()}
     styles["_other"] = {"color": OTHER.color, "glyph": OTHER.glyph}
     data = {
@@ -73,7 +74,7 @@ def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str =
     ctx = dict(
         kind=page.kind, title=page.heading, heading=page.heading, subtitle=page.subtitle, corpus=page.corpus,
         note=page.note, node_count=len(page.nodes), data_json=page_json(data), inline=inline, asset_prefix=asset_prefix,
-        home_href=home_href,
+        home_href=home_href, map_href=map_href,
     )
     if inline:
         ctx.update({var: _read(ASSETS[name]) for var, name in _INLINE_VARS.items()})

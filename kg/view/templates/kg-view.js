@@ -19,7 +19,7 @@
     (children || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
     return e;
   }
-  function safeHref(h) { return typeof h === "string" && (/^https?:\/\//i.test(h) || /^[\w.\-\/]+\.html$/.test(h)); }
+  function safeHref(h) { return typeof h === "string" && (/^https?:\/\//i.test(h) || /^[\w.\-\/]+\.html(#[\w.:=%\-]*)?$/.test(h)); }
   function clip(s, n) { s = s || ""; return s.length > n ? s.slice(0, n - 1) + "…" : s; }
   function badge(type) {
     var st = KG.styles[type] || KG.styles._other;
@@ -60,12 +60,32 @@
     if (KG.focus && byId[KG.focus]) network.selectNodes([KG.focus]);
     network.fit({maxZoomLevel: 1.2});
     document.getElementById("loading").classList.add("done");
-    view.ready = true;
+    // After the rest of this script has run (the details panel exists by then).
+    setTimeout(function () { fromHash(); view.ready = true; }, 0);
   }
   if (KG.nodes.length && KG.options.physics && KG.options.physics.enabled !== false) {
     network.once("stabilizationIterationsDone", settled);
   } else {
     settled();
+  }
+
+  // A link into the page: "#<node id>" selects the node, "#concept=<entity id>" the papers using it.
+  function fromHash() {
+    var h = decodeURIComponent((window.location.hash || "").slice(1));
+    if (!h) return;
+    var ids = [];
+    if (h.indexOf("concept=") === 0) {
+      var eid = h.slice(8);
+      ids = KG.nodes.filter(function (n) { return (n.info.conceptIds || []).indexOf(eid) >= 0; })
+                    .map(function (n) { return n.id; });
+    } else if (byId[h]) {
+      ids = [h];
+    }
+    if (!ids.length) return;
+    network.selectNodes(ids);
+    if (ids.length === 1) { showDetails(ids[0]); network.focus(ids[0], {scale: 1.3}); }
+    else network.fit({nodes: ids, maxZoomLevel: 1.3});
+    view.selectedFromHash = ids;
   }
 
   // ---- details panel -------------------------------------------------------------------
@@ -99,9 +119,11 @@
     var links = el("p", {"class": "links"});
     if (d.href && id !== KG.focus) links.appendChild(el("a", {href: d.href, text: d.type === "Paper" ? "Open paper view" : "Open concept view"}));
     if (d.url && safeHref(d.url)) links.appendChild(el("a", {href: d.url, text: "Source ↗", rel: "noopener noreferrer"}));
+    if (d.mapHref) links.appendChild(el("a", {href: d.mapHref, "class": "map-link", text: "On the map"}));
     if (d.type === "Paper") {
       var meta = [d.authors && d.authors.join(", "), d.venue, d.year, "id " + d.id].filter(Boolean).join(" · ");
       details.appendChild(el("p", {"class": "meta", text: meta}));
+      if (d.topicLabel) details.appendChild(el("p", {"class": "meta theme", text: "Theme: " + d.topicLabel}));
       details.appendChild(links);
       details.appendChild(el("div", {"class": "abstract", text: d.abstract}));
       if (d.concepts && d.concepts.length) {
@@ -135,7 +157,8 @@
         return byId[x] && byId[x].group === "Paper";
       }).map(function (x) { return {id: x, title: byId[x].info.title}; });
       if (users.length) {
-        details.appendChild(el("h3", {text: d.paperList ? "Papers using it" : "Papers using it (drawn here)"}));
+        details.appendChild(el("h3", {text: d.type === "Theme" ? "Papers in this theme" :
+                                             d.paperList ? "Papers using it" : "Papers using it (drawn here)"}));
         details.appendChild(el("ul", {}, users.map(function (p) { return el("li", {}, [linkTo(p.id, p.title)]); })));
       }
       if (d.cooccurs) {
@@ -180,6 +203,10 @@
     if (!q) return null;
     var hit = null;
     KG.search.some(function (s) { if (s.label.toLowerCase() === q || s.id.toLowerCase() === q) { hit = s; return true; } return false; });
+    // A paper by a concept it names ("FedBiscuit"), when no title or concept node is called that.
+    if (!hit) KG.search.some(function (s) {
+      if ((s.terms || []).some(function (t) { return t.toLowerCase() === q; })) { hit = s; return true; } return false;
+    });
     if (!hit) KG.search.some(function (s) { if (s.label.toLowerCase().indexOf(q) >= 0) { hit = s; return true; } return false; });
     status.textContent = "";
     if (!hit) { status.textContent = "Nothing matches “" + q + "”."; return null; }
