@@ -25,7 +25,7 @@ def train_relations_command(
     holdout: Annotated[int | None, typer.Option(
         "--holdout", metavar="FOLD", min=0, max=4, show_default=False,
         help="Leave fold FOLD (0-4) out of the training files, as `kg train --holdout` does.")] = None,
-    epochs: Annotated[int, typer.Option("--epochs", metavar="N", min=1)] = 30,
+    epochs: Annotated[int, typer.Option("--epochs", metavar="N", min=1)] = 10,
     seed: Annotated[int, typer.Option("--seed", metavar="N")] = 0,
     threads: Annotated[int | None, typer.Option("--threads", metavar="N", min=1, show_default=False,
                                                 help="torch threads (default: torch's choice, all cores).")] = None,
