@@ -14,11 +14,11 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg import __version__, builds, schema
+from kg import __version__, builds, schema, shards
 from kg.corpus import Corpus, read_corpus
 from kg.graph import build_graph
 from kg.graphio import write_graphml, write_json
-from kg.records import ENTITY_TYPES, Extraction
+from kg.records import ENTITY_TYPES, Extraction, Paper
 from kg.resolve import Resolution, resolve
 from kg.store import write_store
 
@@ -36,6 +36,9 @@ class BuildOptions:
     cache_dir: Path | None = None  # extraction cache; None disables it
     progress: bool = False
     format: str | None = None  # the corpus's format (kg.corpus.FORMAT_NAMES); None: told by name and content
+    # A Dask scheduler's address, or "local" for a LocalCluster here: extraction runs there
+    # (kg.extract.distributed); None: in this process (and its forked `workers`).
+    cluster: str | None = None
 
 
 @dataclass
@@ -49,6 +52,12 @@ class BuildResult:
     seconds: float
     extracted: int = 0  # papers run through the extractor (the rest came from the cache)
     timings: dict[str, float] = field(default_factory=dict)
+    extractions: list[Extraction] = field(default_factory=list)  # one per paper, in the corpus's order
+    # Where the records (kg.shards) of ``corpus.papers[:kept]`` are already written: a build
+    # being added to. ``write_build`` links those shards and writes only the papers after them.
+    kept_records: Path | None = None
+    kept: int = 0
+    added: tuple[str, ...] = ()  # corpora added to the build since `kg build` (kg.adding), absolute paths
 
     @property
     def entity_counts(self) -> dict[str, int]:
@@ -73,7 +82,14 @@ def extract_corpus(corpus: Corpus, options: BuildOptions) -> tuple[list[Extracti
     if todo and cache:
         cache.check_writable()
     if todo:
-        for paper, ex in zip(todo, extractor.extract(todo, progress=options.progress)):
+        if options.cluster:
+            from kg.extract.distributed import extract_on_cluster
+
+            extracted = extract_on_cluster(todo, options.cluster, model=options.model,
+                                           use_keybert=options.use_keybert, progress=options.progress)
+        else:
+            extracted = extractor.extract(todo, progress=options.progress)
+        for paper, ex in zip(todo, extracted):
             # Stored as each one comes (the extractor yields a batch at a time), not after the
             # last: a Ctrl-C then costs only the batch under way, and a rerun extracts the rest.
             # Each entry is its own file, so writing one at a time costs no more than all at once.
@@ -112,9 +128,23 @@ def build(
     extractions, extracted = extract(corpus, options)
     timings["extract"] = time.perf_counter() - t
 
+    g, resolution, related = assemble(corpus.papers, extractions, options, timings)
+    result = BuildResult(path=out, corpus=corpus, graph=g, resolution=resolution, seconds=0.0, extracted=extracted,
+                         timings=timings, extractions=extractions)
     t = time.perf_counter()
-    resolution = resolve(corpus.papers, extractions)
-    g = build_graph(corpus.papers, extractions, resolution)
+    write_build(result, options, related)
+    timings["write"] = time.perf_counter() - t  # the sum of the write_* timings
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def assemble(papers: list[Paper], extractions: list[Extraction], options: BuildOptions,
+             timings: dict[str, float]) -> tuple[nx.DiGraph, Resolution, dict | None]:
+    """The stages after extraction: resolution, the graph, the related-paper ranking (stored as
+    RELATED_TO edges when ``options.related_k``); the ranking is returned for the pages."""
+    t = time.perf_counter()
+    resolution = resolve(papers, extractions)
+    g = build_graph(papers, extractions, resolution)
     timings["graph"] = time.perf_counter() - t
 
     t = time.perf_counter()
@@ -127,26 +157,24 @@ def build(
         if options.related_k > 0:
             add_related_edges(g, k=options.related_k, related=related)
     timings["related"] = time.perf_counter() - t
-
-    result = BuildResult(
-        path=out, corpus=corpus, graph=g, resolution=resolution, seconds=0.0, extracted=extracted, timings=timings
-    )
-    t = time.perf_counter()
-    write_build(result, options, related)
-    timings["write"] = time.perf_counter() - t  # the sum of the write_* timings
-    result.seconds = time.perf_counter() - t0
-    return result
+    return g, resolution, related
 
 
-def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None) -> None:
-    """Write ``result`` to ``result.path`` as a build folder: graph files, store, views (unless
-    ``options.views`` is off) and the manifest, swapped in whole (``kg.builds.writing``).
+def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None,
+                check: Callable[[Path], None] | None = None) -> None:
+    """Write ``result`` to ``result.path`` as a build folder: the records (``kg.shards``), graph
+    files, store, views (unless ``options.views`` is off) and the manifest, swapped in whole
+    (``kg.builds.writing``; ``check`` is called on the folder being replaced just before the swap).
 
     ``related``: the ranking the views list (``kg.related.related_all``), ranked afresh if None."""
     from kg.related import ranking_version
 
     timings = result.timings
-    with builds.writing(result.path, _kg_folders()) as tmp:
+    with builds.writing(result.path, _kg_folders(), check=check) as tmp:
+        t = time.perf_counter()
+        if result.extractions:  # a result made by hand may have none: then it cannot be added to
+            _write_records(result, tmp / shards.RECORDS)
+        timings["write_records"] = time.perf_counter() - t
         t = time.perf_counter()
         write_json(result.graph, tmp / builds.GRAPH_JSON)
         write_graphml(result.graph, tmp / builds.GRAPH_ML)
@@ -176,14 +204,23 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             related_k=options.related_k,
             model=str(options.model) if options.model else "shipped",
             related_version=ranking_version(),
+            keybert=options.use_keybert,
+            added=list(result.added),
             warnings=result.corpus.warnings,
             # Seconds per stage so far (the manifest itself is the last thing written).
             timings={k: round(v, 2) for k, v in timings.items()},
         ).write(tmp)
 
 
+def _write_records(result: BuildResult, folder: Path) -> None:
+    """The papers and extractions as shards: the kept ones linked, the others written."""
+    first = shards.copy_shards(result.kept_records, folder) if result.kept_records else 0
+    papers = result.corpus.papers[result.kept:]
+    shards.write_shards(folder, papers, result.extractions[result.kept:], first=first)
+
+
 def _kg_folders() -> builds.FolderChecks:
     """kg's own subfolders of a build, and how to tell that they hold only kg's files."""
     from kg.export.neo4j_import import is_import_folder
 
-    return {builds.NEO4J_IMPORT: is_import_folder}
+    return {builds.NEO4J_IMPORT: is_import_folder, shards.RECORDS: shards.is_records_folder}

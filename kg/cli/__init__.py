@@ -15,7 +15,7 @@ try:
     import typer
 
     from kg.cli.app import app
-    from kg.cli import build, evaluate, export, query, related, stats, train, view  # noqa: F401  (registers commands)
+    from kg.cli import add, build, evaluate, export, query, related, stats, train, view  # noqa: F401  (registers commands)
     from kg.errors import KgError
 except KeyboardInterrupt:
     print(INTERRUPTED, file=sys.stderr)
