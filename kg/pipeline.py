@@ -85,8 +85,9 @@ def extract_corpus(corpus: Corpus, options: BuildOptions) -> tuple[list[Extracti
         if options.cluster:
             from kg.extract.distributed import extract_on_cluster
 
-            extracted = extract_on_cluster(todo, options.cluster, model=options.model,
-                                           use_keybert=options.use_keybert, progress=options.progress)
+            extracted = extract_on_cluster(todo, options.cluster, model=options.model, use_keybert=options.use_keybert,
+                                           progress=options.progress, workers=options.workers,
+                                           expect_version=extractor.version)
         else:
             extracted = extractor.extract(todo, progress=options.progress)
         for paper, ex in zip(todo, extracted):
