@@ -32,7 +32,9 @@ def fake_extract(corpus, options):
         for w in p.text.replace(".", " ").split():
             if w[0].isupper() and w.isalnum():
                 start = p.text.index(w)
-                ms.append(Mention(w, ENTITY_TYPES[len(w) % 4], start, start + len(w), p.text, 0.5 + len(w) / 100))
+                # "BERT" read as a Task in one paper in three: resolution gives each entity one type.
+                etype = "Task" if w == "BERT" and len(p.text) % 3 == 0 else ENTITY_TYPES[len(w) % 4]
+                ms.append(Mention(w, etype, start, start + len(w), p.text, 0.5 + len(w) / 100))
         rels = (Relation(0, 1, "USED-FOR", 0.7),) if len(ms) > 1 else ()
         out.append(Extraction(p.id, tuple(ms), rels, tuple((w.lower(), 0.3) for w in p.text.split()[:2])))
     return out, len(out)
