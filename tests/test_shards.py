@@ -61,3 +61,15 @@ def test_import_files_from_shards_equal_those_from_the_graph(tmp_path, buckets):
 def test_no_shards_is_one_line(tmp_path):
     with pytest.raises(KgError, match="no extraction shards"):
         write_import_from_shards(tmp_path, tmp_path / "out")
+
+
+def test_kg_export_neo4j_import_from_records(tmp_path):
+    from typer.testing import CliRunner
+
+    from kg.cli.app import app
+
+    build(jsonl(tmp_path / "c.jsonl", records(6)), BuildOptions(out=tmp_path / "b", views=False), extract=fake_extract)
+    res = CliRunner().invoke(app, ["export", "neo4j-import", str(tmp_path / "b"), "--from-records"])
+    assert res.exit_code == 0, res.output
+    assert "neo4j-admin database import full" in res.output
+    assert (tmp_path / "b" / "neo4j-import" / "nodes_Paper.csv").read_text().count("\n") == 7  # header + 6
