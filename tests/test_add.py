@@ -167,8 +167,9 @@ def test_kg_add_reports_papers_already_there(tmp_path, monkeypatch):
     monkeypatch.setattr(kg.adding, "extract_corpus", fake_extract)
     monkeypatch.setattr(kg.adding.add, "__defaults__", (None, BuildOptions(), fake_extract, None))
     corpus = jsonl(tmp_path / "n.jsonl", records(4))
-    res = CliRunner().invoke(app, ["add", str(corpus), "--db", str(tmp_path / "b"), "--no-views", "--no-cache"])
+    res = CliRunner().invoke(app, ["add", str(corpus), "--db", str(tmp_path / "b"), "--no-cache"])
     assert res.exit_code == 0, res.output
+    assert not (tmp_path / "b" / "index.html").exists()  # a build without views stays without
     assert "already in the build as p0; skipped" in res.output
     assert "Added 1 papers (3 already there, skipped)" in res.output
     res = CliRunner().invoke(app, ["add", str(corpus), "--db", str(tmp_path / "b"), "--no-cache"])

@@ -26,7 +26,8 @@ def add_command(
     cluster: Annotated[str | None, typer.Option("--cluster", metavar="ADDRESS|local", envvar="KG_DASK_SCHEDULER",
                                                 help="Extract on a Dask cluster, as `kg build --cluster`.",
                                                 show_default=False)] = None,
-    views: Annotated[bool, typer.Option("--views/--no-views", help="Write the interactive HTML views.")] = True,
+    views: Annotated[bool | None, typer.Option("--views/--no-views", help="Write the interactive HTML views (default: if the build has them).",
+                                               show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; summary only.")] = False,
     fmt: Annotated[CorpusFormat | None, typer.Option("--format", "-f", help="Read CORPUS as this format (as `kg build --format`).",
                                                      show_default=False)] = None,
@@ -41,8 +42,11 @@ def add_command(
       kg add more.bib --db exports/iclr2025_abstracts --workers 2
     """
     from kg.adding import add
+    from kg.builds import INDEX_HTML, open_build
     from kg.pipeline import BuildOptions
 
+    if views is None:
+        views = (open_build(db).path / INDEX_HTML).exists()
     options = BuildOptions(views=views, workers=workers, cache_dir=cache_dir_of(cache, no_cache),
                            progress=not quiet, format=fmt.value if fmt else None, cluster=cluster_of(cluster))
     warnings = _Warnings()
