@@ -15,10 +15,13 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import networkx as nx
 
 from kg import builds, shards
 from kg.corpus import Corpus, read_corpus
@@ -26,6 +29,8 @@ from kg.corpus.papers import normalized
 from kg.errors import KgError
 from kg.pipeline import BuildOptions, BuildResult, assemble, extract_corpus, write_build
 from kg.records import Extraction, Paper
+from kg.related import RelatedPaper
+from kg.schema import PAPER
 
 
 @dataclass(frozen=True)
@@ -59,10 +64,12 @@ def add(
     options: BuildOptions = BuildOptions(),
     extract: Callable[[Corpus, BuildOptions], tuple[list[Extraction], int]] = extract_corpus,
     warn: Callable[[str], None] | None = None,
+    all_pages: bool = False,
 ) -> AddResult:
     """Add the papers of ``corpus_path`` that ``db`` (a build folder; default: the most recent
     build under exports/) lacks, and swap the new build in. ``options`` gives how to extract
-    (workers, cache, cluster, views); the model, KeyBERT and ``related_k`` are the build's own."""
+    (workers, cache, cluster, views); the model, KeyBERT and ``related_k`` are the build's own.
+    ``all_pages``: write every page afresh, not only those the new papers change (``keep_pages``)."""
     t0 = time.perf_counter()
     build = builds.open_build(db)
     path = builds.output_path(build.path)
@@ -108,11 +115,61 @@ def add(
                       timings=timings, extractions=extractions, kept_records=records, kept=len(old_papers),
                       added=(*manifest.added, str(corpus.path.resolve())))
     t = time.perf_counter()
-    write_build(out, dataclasses.replace(options, out=path), related, check=lambda _: _unchanged(path, stamp))
+    pages = None
+    if options.views and not all_pages and related is not None:
+        def pages(folder: Path) -> set[str] | None:
+            return keep_pages(g, related, {p.id for p in new}, build.path / builds.VIEWS, folder / builds.VIEWS)
+    write_build(out, dataclasses.replace(options, out=path), related, check=lambda _: _unchanged(path, stamp),
+                kept_pages=pages)
     timings["write"] = time.perf_counter() - t
     out.seconds = result.seconds = time.perf_counter() - t0
     result.build = out
     return result
+
+
+def keep_pages(g: nx.DiGraph, related: dict[str, list[RelatedPaper]], new: set[str], old_views: Path,
+               views: Path) -> set[str] | None:
+    """Link into ``views`` the pages of the earlier build (``old_views``) that the added papers
+    leave as they were, but for corpus-relative figures; return the nodes whose pages must be
+    written. None (write them all) when the earlier build has no pages, or pages for only some
+    nodes (a build over ``kg.view.PAGE_LIMIT`` nodes).
+
+    Written afresh: the pages of the new papers; of earlier papers whose concepts changed (a new
+    paper's acronym definition can merge two entities) or whose related papers include one just
+    written; and of every concept of those papers (its papers, or what co-occurs with it, changed).
+    So no kept page links to a page that is gone. A kept page shows the related-paper scores,
+    and the paper counts of concepts, of the earlier build: each weighs a concept by how rare it
+    is in the corpus, and a few added papers move those figures a little (docs/BENCHMARKS.md).
+    """
+    from kg.graph import entities_of, papers_of
+    from kg.view import PAGE_LIMIT
+
+    papers, ents = papers_of(g), entities_of(g)
+    if len(papers) + len(ents) > PAGE_LIMIT or not old_views.is_dir():
+        return None
+    old = set(os.listdir(old_views))
+    if not all(builds.page_name("paper", p) in old for p in papers if p not in new):
+        return None  # the earlier build lacks pages of its own papers: not one kg add can keep
+    changed = set(new)
+    for p in papers:
+        if p not in changed and any(builds.page_name("concept", e) not in old for e in g.successors(p)
+                                    if g.nodes[e]["label"] != PAPER):
+            changed.add(p)
+    changed |= {p for p in papers if any(r.id in changed for r in related.get(p, ()))}
+    write = changed | {e for p in changed for e in g.successors(p) if g.nodes[e]["label"] != PAPER}
+    views.mkdir(parents=True, exist_ok=True)
+    for n in papers + ents:
+        if n not in write:
+            name = builds.page_name("paper" if g.nodes[n]["label"] == PAPER else "concept", n)
+            _link(old_views / name, views / name)
+    return write
+
+
+def _link(src: Path, dst: Path) -> None:
+    try:
+        os.link(src, dst)  # the earlier build's file is never written again: sharing it is safe
+    except OSError:
+        shutil.copy2(src, dst)
 
 
 def _new_papers(corpus: Corpus, held: list[Paper]) -> tuple[list[Paper], list[Present]]:

@@ -6,6 +6,7 @@ exist; one test runs the real extractor on the seed list.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -68,6 +69,7 @@ def test_add_equals_a_cold_build_of_the_union(tmp_path):
     old, new = records(30), records(6, first=30)
     jsonl(tmp_path / "in" / "corpus.jsonl", old)
     build(tmp_path / "in" / "corpus.jsonl", BuildOptions(out=tmp_path / "added"), extract=fake_extract)
+    inodes = {p.name: p.stat().st_ino for p in (tmp_path / "added" / VIEWS).glob("*.html")}
     result = add(jsonl(tmp_path / "in" / "new.jsonl", old[:3] + new), tmp_path / "added", BuildOptions(),
                  extract=fake_extract)
     assert [p.id for p in result.added] == [r["id"] for r in new]
@@ -78,7 +80,14 @@ def test_add_equals_a_cold_build_of_the_union(tmp_path):
     jsonl(tmp_path / "cold" / "corpus.jsonl", old + new)
     build(tmp_path / "cold" / "corpus.jsonl", BuildOptions(out=tmp_path / "cold" / "added"), extract=fake_extract)
     assert graph_of(tmp_path / "added") == graph_of(tmp_path / "cold" / "added")
-    assert pages_of(tmp_path / "added") == pages_of(tmp_path / "cold" / "added")
+    # Every page is there; those the add wrote are the cold build's; the others (kept from the
+    # earlier build) differ at most in scores and counts.
+    added, cold = pages_of(tmp_path / "added"), pages_of(tmp_path / "cold" / "added")
+    assert added.keys() == cold.keys()
+    kept = {n for n in added if inodes.get(n) == (tmp_path / "added" / VIEWS / n).stat().st_ino}
+    assert kept and len(kept) < len(added)
+    assert all(added[n] == cold[n] for n in added.keys() - kept)
+    assert (tmp_path / "added" / "index.html").read_text() == (tmp_path / "cold" / "added" / "index.html").read_text()
     a, c = Manifest.read(tmp_path / "added"), Manifest.read(tmp_path / "cold" / "added")
     assert (a.papers, a.entities, a.relationships, a.resolution) == (c.papers, c.entities, c.relationships, c.resolution)
     assert a.added == [str((tmp_path / "in" / "new.jsonl").resolve())]
@@ -88,6 +97,30 @@ def test_add_equals_a_cold_build_of_the_union(tmp_path):
     papers, extractions = shards.read_records(tmp_path / "added" / RECORDS)
     assert [p.id for p in papers] == [r["id"] for r in old + new]
     assert extractions[-1].relations == (Relation(0, 1, "USED-FOR", 0.7),)
+
+
+def test_with_all_pages_every_page_equals_the_cold_builds(tmp_path):
+    old, new = records(30), records(6, first=30)
+    build(jsonl(tmp_path / "in" / "corpus.jsonl", old), BuildOptions(out=tmp_path / "added"), extract=fake_extract)
+    add(jsonl(tmp_path / "in" / "new.jsonl", new), tmp_path / "added", BuildOptions(), extract=fake_extract,
+        all_pages=True)
+    build(jsonl(tmp_path / "cold" / "corpus.jsonl", old + new), BuildOptions(out=tmp_path / "cold" / "added"),
+          extract=fake_extract)
+    assert pages_of(tmp_path / "added") == pages_of(tmp_path / "cold" / "added")
+
+
+def test_kept_pages_link_only_to_pages_that_exist(tmp_path):
+    import re
+
+    build(jsonl(tmp_path / "in" / "corpus.jsonl", records(30)), BuildOptions(out=tmp_path / "b"), extract=fake_extract)
+    # A new paper defines an acronym: "BERT" of earlier papers becomes another entity.
+    acro = [{"id": "n1", "abstract": "We study Bidirectional Encoder Representations (BERT) with GPT on SQuAD."}]
+    add(jsonl(tmp_path / "in" / "new.jsonl", acro), tmp_path / "b", BuildOptions(), extract=fake_extract)
+    views = tmp_path / "b" / VIEWS
+    names = {p.name for p in views.glob("*.html")}
+    for page in views.glob("*.html"):
+        for target in re.findall(r'(?:paper|concept)-[a-z0-9-]*-[0-9a-f]{8}\.html', page.read_text()):
+            assert target in names, (page.name, target)
 
 
 def test_the_store_holds_the_added_papers(tmp_path):
@@ -164,8 +197,7 @@ def test_kg_add_reports_papers_already_there(tmp_path, monkeypatch):
     import kg.adding
 
     build(jsonl(tmp_path / "a.jsonl", records(3)), BuildOptions(out=tmp_path / "b", views=False), extract=fake_extract)
-    monkeypatch.setattr(kg.adding, "extract_corpus", fake_extract)
-    monkeypatch.setattr(kg.adding.add, "__defaults__", (None, BuildOptions(), fake_extract, None))
+    monkeypatch.setattr(kg.adding, "add", functools.partial(kg.adding.add, extract=fake_extract))
     corpus = jsonl(tmp_path / "n.jsonl", records(4))
     res = CliRunner().invoke(app, ["add", str(corpus), "--db", str(tmp_path / "b"), "--no-cache"])
     assert res.exit_code == 0, res.output
@@ -187,7 +219,7 @@ def test_add_with_the_real_extractor_equals_a_cold_build(tmp_path, extractor):
     papers = read_corpus(Path(__file__).parent.parent / "seeds" / "iclr2025_abstracts.txt").papers
     recs = [{"id": p.id, "title": p.title, "abstract": p.abstract} for p in papers]
     build(jsonl(tmp_path / "in" / "a.jsonl", recs[:-4]), BuildOptions(out=tmp_path / "b"), extract=real)
-    add(jsonl(tmp_path / "in" / "n.jsonl", recs[-4:]), tmp_path / "b", BuildOptions(), extract=real)
+    add(jsonl(tmp_path / "in" / "n.jsonl", recs[-4:]), tmp_path / "b", BuildOptions(), extract=real, all_pages=True)
     build(jsonl(tmp_path / "cold" / "a.jsonl", recs), BuildOptions(out=tmp_path / "cold" / "b"), extract=real)
     assert graph_of(tmp_path / "b") == graph_of(tmp_path / "cold" / "b")
     assert pages_of(tmp_path / "b") == pages_of(tmp_path / "cold" / "b")

@@ -28,6 +28,7 @@ def add_command(
                                                 show_default=False)] = None,
     views: Annotated[bool | None, typer.Option("--views/--no-views", help="Write the interactive HTML views (default: if the build has them).",
                                                show_default=False)] = None,
+    all_pages: Annotated[bool, typer.Option("--all-pages", help="Write every page afresh; by default the pages the new papers leave as they were are kept, with the related-paper scores of the earlier build.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; summary only.")] = False,
     fmt: Annotated[CorpusFormat | None, typer.Option("--format", "-f", help="Read CORPUS as this format (as `kg build --format`).",
                                                      show_default=False)] = None,
@@ -51,7 +52,7 @@ def add_command(
                            progress=not quiet, format=fmt.value if fmt else None, cluster=cluster_of(cluster))
     warnings = _Warnings()
     try:
-        result = add(corpus, db, options, warn=warnings)
+        result = add(corpus, db, options, warn=warnings, all_pages=all_pages)
     except BaseException:
         warnings.close()
         raise
