@@ -27,7 +27,7 @@ from kg import builds, shards
 from kg.corpus import Corpus, read_corpus
 from kg.corpus.papers import normalized
 from kg.errors import KgError
-from kg.pipeline import BuildOptions, BuildResult, assemble, extract_corpus, write_build
+from kg.pipeline import BuildOptions, BuildResult, assemble, extract_corpus, extractor_version, write_build
 from kg.records import Extraction, Paper
 from kg.related import RelatedPaper
 from kg.schema import PAPER
@@ -55,6 +55,9 @@ class AddResult:
 def options_of(manifest: builds.Manifest, base: BuildOptions) -> BuildOptions:
     """``base`` with the settings the build was made with: an add extracts and ranks as it did."""
     model = None if manifest.model in ("", "shipped") else Path(manifest.model)
+    if model is not None and not model.is_dir():
+        raise KgError(f"{model}: the tagger this build was made with is not there (from this folder); "
+                      f"run `kg add` where `kg build --model` ran, or build again")
     return dataclasses.replace(base, model=model, use_keybert=manifest.keybert, related_k=manifest.related_k)
 
 
@@ -89,6 +92,11 @@ def add(
 
     corpus = read_corpus(corpus_path, format=options.format)
     new, present = _new_papers(corpus, old_papers)
+    version = extractor_version(options) if extract is extract_corpus else ""
+    if new and manifest.extractor and version and version != manifest.extractor:
+        corpus.warnings.append(f"{path}: the new papers are extracted by another extractor than the build's "
+                               f"(kg or its models changed since); `kg build` of all the papers gives one "
+                               f"extractor's output throughout")
     for w in corpus.warnings if warn else ():
         warn(w)
     result = AddResult(build=None, corpus=corpus, added=new, present=present)
@@ -113,7 +121,7 @@ def add(
     )
     out = BuildResult(path=path, corpus=union, graph=g, resolution=resolution, seconds=0.0, extracted=extracted,
                       timings=timings, extractions=extractions, kept_records=records, kept=len(old_papers),
-                      added=(*manifest.added, str(corpus.path.resolve())))
+                      added=(*manifest.added, str(corpus.path.resolve())), extractor=manifest.extractor)
     t = time.perf_counter()
     pages = None
     if options.views and not all_pages and related is not None:

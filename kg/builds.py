@@ -70,6 +70,7 @@ class Manifest:
     model: str = ""  # the entity tagger: "shipped", or the folder given to --model
     related_version: str | None = None  # the ranking that stored them (kg.related.ranking_version)
     keybert: bool = True  # whether key concepts were ranked with KeyBERT (`kg add` extracts as the build did)
+    extractor: str = ""  # the extractor's version (kg.extract.Extractor.version); "" if not known
     added: list[str] = field(default_factory=list)  # corpora `kg add` added since the build, absolute paths
     warnings: list[str] = field(default_factory=list)  # every warning about the input
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage

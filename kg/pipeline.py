@@ -58,6 +58,7 @@ class BuildResult:
     kept_records: Path | None = None
     kept: int = 0
     added: tuple[str, ...] = ()  # corpora added to the build since `kg build` (kg.adding), absolute paths
+    extractor: str = ""  # the Extractor's version that extracted the papers ("": not kg's extractor)
 
     @property
     def entity_counts(self) -> dict[str, int]:
@@ -68,6 +69,13 @@ class BuildResult:
     def relationship_counts(self) -> dict[str, int]:
         c = Counter(d["type"] for _, _, d in self.graph.edges(data=True))
         return {rel: c.get(rel, 0) for rel, _, _ in schema.relationship_types()}
+
+
+def extractor_version(options: BuildOptions) -> str:
+    """The version of the extractor ``options`` ask for (no model is loaded to tell it)."""
+    from kg.extract import Extractor
+
+    return Extractor(model=options.model, use_keybert=options.use_keybert).version
 
 
 def extract_corpus(corpus: Corpus, options: BuildOptions) -> tuple[list[Extraction], int]:
@@ -131,7 +139,8 @@ def build(
 
     g, resolution, related = assemble(corpus.papers, extractions, options, timings)
     result = BuildResult(path=out, corpus=corpus, graph=g, resolution=resolution, seconds=0.0, extracted=extracted,
-                         timings=timings, extractions=extractions)
+                         timings=timings, extractions=extractions,
+                         extractor=extractor_version(options) if extract is extract_corpus else "")
     t = time.perf_counter()
     write_build(result, options, related)
     timings["write"] = time.perf_counter() - t  # the sum of the write_* timings
@@ -210,6 +219,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             model=str(options.model) if options.model else "shipped",
             related_version=ranking_version(),
             keybert=options.use_keybert,
+            extractor=result.extractor,
             added=list(result.added),
             warnings=result.corpus.warnings,
             # Seconds per stage so far (the manifest itself is the last thing written).
