@@ -28,6 +28,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kg.acronyms import definitions as acronym_definitions
 from kg.names import name_strength
@@ -96,6 +97,7 @@ GENERIC_HEADS = frozenset("""model models method methods framework frameworks al
 _TASK_HEADS = frozenset({"task", "tasks", "problem", "problems"})
 
 
+@lru_cache(maxsize=1 << 16)  # a corpus repeats its surface forms: resolution asks for each many times
 def normalize(text: str) -> str:
     """The comparison key of a surface form (case, spacing, determiner, plural, "(LF)" folded)."""
     text = unicodedata.normalize("NFKC", text).strip()
