@@ -39,7 +39,7 @@ def build_command(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Extract everything afresh; read and write no cache.")] = False,
     cluster: Annotated[str | None, typer.Option("--cluster", metavar="ADDRESS|local", envvar="KG_DASK_SCHEDULER",
                                                 help="Extract on a Dask cluster: a scheduler's address (tcp://host:8786), or "
-                                                "`local` for one started on this machine (default: $KG_DASK_SCHEDULER; "
+                                                "`local` for one of --workers processes started on this machine (default: $KG_DASK_SCHEDULER; "
                                                 "unset: in this process). Needs `pip install 'kg[dask]'`, on the workers too.",
                                                 show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; summary only.")] = False,
