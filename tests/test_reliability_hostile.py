@@ -61,7 +61,7 @@ def hostile_extract(corpus, options):
         start = p.text.find(payload)
         if payload.strip():
             ms.append(Mention(payload, "Metric", start, start + len(payload), p.text, 0.5, "test"))
-        out.append(Extraction(p.id, tuple(ms), ((f"{CANARY} {p.abstract[-40:]}", 0.5),)))
+        out.append(Extraction(p.id, tuple(ms), key_concepts=((f"{CANARY} {p.abstract[-40:]}", 0.5),)))
     return out, len(out)
 
 
@@ -150,7 +150,7 @@ any_text = st.text(max_size=40)
 def test_any_text_round_trips_through_graph_json_and_store(tmp_path_factory, abstract, title, name, authors):
     text = f"{name} {abstract}"
     p = Paper(id="x", title=title, abstract=abstract, text=text, source="t", authors=tuple(authors))
-    ex = [Extraction("x", (Mention(name, "Method", 0, len(name), text, 0.5, "t"),), ((abstract, 0.5),))]
+    ex = [Extraction("x", (Mention(name, "Method", 0, len(name), text, 0.5, "t"),), key_concepts=((abstract, 0.5),))]
     g = build_graph([p], ex, resolve([p], ex))
     tmp = tmp_path_factory.mktemp("rt")
     write_json(g, tmp / "g.json")
