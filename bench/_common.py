@@ -42,7 +42,12 @@ def floor_s(runs: int = 3) -> float:
 def kg_build(corpus: Path, out: Path, *flags: str) -> float:
     """Seconds of a whole `kg build CORPUS --out OUT --quiet FLAGS...` process; exits the
     benchmark with the build's error if it fails."""
-    cmd = [sys.executable, "-m", "kg", "build", str(corpus), "--out", str(out), "--quiet", *flags]
+    return kg_run("build", str(corpus), "--out", str(out), "--quiet", *flags)
+
+
+def kg_run(*args: str) -> float:
+    """Seconds of a whole `kg ARGS...` process; exits the benchmark with its error if it fails."""
+    cmd = [sys.executable, "-m", "kg", *args]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     dt = time.perf_counter() - t0

@@ -31,6 +31,67 @@ _FORMS = (
 )
 
 
+# The part of each "before" form after its long form. Found first, the long form is then read
+# backwards from it (``_long_before``): the same matches as the whole patterns give, without
+# trying a ten-word long form at every character of the text (most of the time resolution took).
+_ANCHORS = (
+    re.compile(r"\s*\(\s*(?P<acro>" + _ACRO + r")\s*[),;]"),
+    re.compile(r",\s*(?P<acro>" + _ACRO + r")\s*[,)]"),
+)
+_MAX_WORDS = 10  # _WORDS's limit
+
+
+def _in_word(c: str) -> bool:
+    """A character _WORDS allows inside a word: \\w, a hyphen or dash, an apostrophe."""
+    return c.isalnum() or c in "_-\u2010\u2011\u2013'"
+
+
+def _ascii_alnum(c: str) -> bool:
+    return c.isascii() and c.isalnum()
+
+
+def _long_before(text: str, end: int, floor: int) -> int | None:
+    """Where the leftmost run of _WORDS that ends at ``end`` (and starts at ``floor`` or later)
+    starts, as a search with the whole pattern finds it; None if no word ends there."""
+    best = None
+    i, words = end, 0
+    while words < _MAX_WORDS:
+        j = i
+        while j > floor and _in_word(text[j - 1]):
+            j -= 1
+        if j == i:
+            break
+        words += 1
+        # The leftmost character of the word that may start the run: a letter or digit (ASCII).
+        first = next((k for k in range(j, i) if _ascii_alnum(text[k])), None)
+        if first is not None:
+            best = first
+        if first != j:  # a word not starting with one can only be the run's first
+            break
+        k = j
+        while k > floor and text[k - 1].isspace():
+            k -= 1
+        if k == j:
+            break
+        i = k
+    return best
+
+
+def _before_matches(anchor: re.Pattern, text: str):
+    """(long start, long end, acronym start, acronym end) of each "before" definition, in order."""
+    pos = floor = 0
+    while True:
+        m = anchor.search(text, pos)
+        if m is None:
+            return
+        start = _long_before(text, m.start(), floor)
+        if start is None:
+            pos = m.start() + 1  # the whole pattern may still match from inside this anchor
+            continue
+        yield start, m.start(), m.start("acro"), m.end("acro")
+        pos = floor = m.end()
+
+
 @dataclass(frozen=True)
 class Definition:
     acronym: str  # without a plural "s": "LLMs" defines "LLM"
@@ -113,22 +174,33 @@ def _span_words(acro: str, words: list[str], from_end: bool) -> int | None:
 def definitions(text: str) -> list[Definition]:
     """Every acronym the text defines, with its long form, in text order."""
     out: dict[tuple[int, int], Definition] = {}
-    for side, pattern in _FORMS:
-        for m in pattern.finditer(text):
-            acro = m.group("acro")
+    for side, found in _found(text):
+        for long_start, long_end, acro_start, acro_end in found:
+            acro = text[acro_start:acro_end]
             if not _is_acronym(acro):
                 continue
-            spans = [(w.start(), w.end()) for w in re.finditer(r"\S+", m.group("long"))]
-            words = [m.group("long")[s:e] for s, e in spans]
+            long = text[long_start:long_end]
+            spans = [(w.start(), w.end()) for w in re.finditer(r"\S+", long)]
+            words = [long[s:e] for s, e in spans]
             n = _span_words(acro, words, from_end=(side == "before"))
             if n is None or (n == 1 and len(_parts(words[-n:] if side == "before" else words[:n])) == 1):
                 continue  # a long form is several words
             chosen = spans[-n:] if side == "before" else spans[:n]
-            base = m.start("long")
-            ls, le = base + chosen[0][0], base + chosen[-1][1]
+            ls, le = long_start + chosen[0][0], long_start + chosen[-1][1]
             while le > ls and not text[le - 1].isalnum():
                 le -= 1
-            a_span = (m.start("acro"), m.end("acro"))
+            a_span = (acro_start, acro_end)
             if a_span not in out:
                 out[a_span] = Definition(_singular(acro), text[ls:le], a_span, (ls, le))
     return [out[k] for k in sorted(out)]
+
+
+def _found(text: str):
+    """(side, the spans of each match) per form of _FORMS, the "before" ones found from their anchors."""
+    anchors = iter(_ANCHORS)
+    for side, pattern in _FORMS:
+        if side == "before":
+            yield side, _before_matches(next(anchors), text)
+        else:
+            yield side, ((m.start("long"), m.end("long"), m.start("acro"), m.end("acro"))
+                         for m in pattern.finditer(text))

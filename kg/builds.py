@@ -6,6 +6,7 @@ Layout of ``exports/<corpus name>/``::
     graph.json      node-link JSON of the NetworkX graph (the source of truth)
     graph.graphml   the same graph as GraphML (lists as JSON text)
     store           the embedded LadybugDB database (one file)
+    records/        the papers and their extractions as Parquet shards (kg.shards): what `kg add` adds to
     index.html      the interactive overview (pyvis)
     views/          per-paper and per-concept pages (``page_name``), their scripts in views/lib/
     neo4j-import/, neo4j.cypher   exports kg writes there by default
@@ -44,9 +45,10 @@ MAP_HTML = "map.html"  # the corpus map: papers grouped by research theme
 VIEWS = "views"
 NEO4J_IMPORT = "neo4j-import"
 NEO4J_SCRIPT = "neo4j.cypher"
+RECORDS = "records"  # kg.shards.RECORDS, named here so that this module imports no stage
 DEFAULT_EXPORTS = Path("exports")
 # What a build folder holds: its outputs and the exports kg writes into it by default.
-BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, INDEX_HTML, MAP_HTML, VIEWS, NEO4J_IMPORT,
+BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, RECORDS, INDEX_HTML, MAP_HTML, VIEWS, NEO4J_IMPORT,
                            NEO4J_SCRIPT})
 
 
@@ -68,6 +70,9 @@ class Manifest:
     related_k: int = 0  # RELATED_TO links stored per paper
     model: str = ""  # the entity tagger: "shipped", or the folder given to --model
     related_version: str | None = None  # the ranking that stored them (kg.related.ranking_version)
+    keybert: bool = True  # whether key concepts were ranked with KeyBERT (`kg add` extracts as the build did)
+    extractor: str = ""  # the extractor's version (kg.extract.Extractor.version); "" if not known
+    added: list[str] = field(default_factory=list)  # corpora `kg add` added since the build, absolute paths
     warnings: list[str] = field(default_factory=list)  # every warning about the input
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
 
@@ -265,10 +270,13 @@ def built_from(out: Path) -> str | None:
 # --- writing a build ---------------------------------------------------------------------------
 
 @contextmanager
-def writing(out: Path, folders: FolderChecks = {}) -> Iterator[Path]:
+def writing(out: Path, folders: FolderChecks = {}, check: Callable[[Path], None] | None = None) -> Iterator[Path]:
     """A fresh hidden folder beside ``out`` to write a build into, swapped in for ``out`` when the
     block ends (the block writes the manifest last) and deleted if the block fails or is
-    interrupted, leaving the previous build as it was."""
+    interrupted, leaving the previous build as it was.
+
+    ``check(out)`` runs under the swap lock just before the swap and may raise to cancel it:
+    ``kg add`` makes sure the build it added to is still the one there."""
     out = output_path(out)
     make_parent(out)
     _remove_dead_builds(out)
@@ -281,6 +289,8 @@ def writing(out: Path, folders: FolderChecks = {}) -> Iterator[Path]:
             raise RuntimeError(f"{tmp}: the build written has no {MANIFEST} and {GRAPH_JSON}")
         with _swap_lock(out):
             check_replaceable(out, folders)  # again: something may have appeared there meanwhile
+            if check is not None:
+                check(out)
             swap_in(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg import __version__, builds, schema
+from kg import __version__, builds, schema, shards
 from kg.corpus import Corpus, read_corpus
 from kg.graph import build_graph
 from kg.graphio import write_graphml, write_json
-from kg.records import ENTITY_TYPES, Extraction
+from kg.records import ENTITY_TYPES, Extraction, Paper
 from kg.resolve import Resolution, resolve
 from kg.store import write_store
 
@@ -36,6 +36,9 @@ class BuildOptions:
     cache_dir: Path | None = None  # extraction cache; None disables it
     progress: bool = False
     format: str | None = None  # the corpus's format (kg.corpus.FORMAT_NAMES); None: told by name and content
+    # A Dask scheduler's address, or "local" for a LocalCluster here: extraction runs there
+    # (kg.extract.distributed); None: in this process (and its forked `workers`).
+    cluster: str | None = None
 
 
 @dataclass
@@ -44,11 +47,18 @@ class BuildResult:
 
     path: Path
     corpus: Corpus
-    graph: nx.DiGraph
+    graph: nx.MultiDiGraph
     resolution: Resolution
     seconds: float
     extracted: int = 0  # papers run through the extractor (the rest came from the cache)
     timings: dict[str, float] = field(default_factory=dict)
+    extractions: list[Extraction] = field(default_factory=list)  # one per paper, in the corpus's order
+    # Where the records (kg.shards) of ``corpus.papers[:kept]`` are already written: a build
+    # being added to. ``write_build`` links those shards and writes only the papers after them.
+    kept_records: Path | None = None
+    kept: int = 0
+    added: tuple[str, ...] = ()  # corpora added to the build since `kg build` (kg.adding), absolute paths
+    extractor: str = ""  # the Extractor's version that extracted the papers ("": not kg's extractor)
 
     @property
     def entity_counts(self) -> dict[str, int]:
@@ -59,6 +69,13 @@ class BuildResult:
     def relationship_counts(self) -> dict[str, int]:
         c = Counter(d["type"] for _, _, d in self.graph.edges(data=True))
         return {rel: c.get(rel, 0) for rel, _, _ in schema.relationship_types()}
+
+
+def extractor_version(options: BuildOptions) -> str:
+    """The version of the extractor ``options`` ask for (no model is loaded to tell it)."""
+    from kg.extract import Extractor
+
+    return Extractor(model=options.model, use_keybert=options.use_keybert).version
 
 
 def extract_corpus(corpus: Corpus, options: BuildOptions) -> tuple[list[Extraction], int]:
@@ -73,7 +90,15 @@ def extract_corpus(corpus: Corpus, options: BuildOptions) -> tuple[list[Extracti
     if todo and cache:
         cache.check_writable()
     if todo:
-        for paper, ex in zip(todo, extractor.extract(todo, progress=options.progress)):
+        if options.cluster:
+            from kg.extract.distributed import extract_on_cluster
+
+            extracted = extract_on_cluster(todo, options.cluster, model=options.model, use_keybert=options.use_keybert,
+                                           progress=options.progress, workers=options.workers,
+                                           expect_version=extractor.version)
+        else:
+            extracted = extractor.extract(todo, progress=options.progress)
+        for paper, ex in zip(todo, extracted):
             # Stored as each one comes (the extractor yields a batch at a time), not after the
             # last: a Ctrl-C then costs only the batch under way, and a rerun extracts the rest.
             # Each entry is its own file, so writing one at a time costs no more than all at once.
@@ -112,9 +137,24 @@ def build(
     extractions, extracted = extract(corpus, options)
     timings["extract"] = time.perf_counter() - t
 
+    g, resolution, related = assemble(corpus.papers, extractions, options, timings)
+    result = BuildResult(path=out, corpus=corpus, graph=g, resolution=resolution, seconds=0.0, extracted=extracted,
+                         timings=timings, extractions=extractions,
+                         extractor=extractor_version(options) if extract is extract_corpus else "")
     t = time.perf_counter()
-    resolution = resolve(corpus.papers, extractions)
-    g = build_graph(corpus.papers, extractions, resolution)
+    write_build(result, options, related)
+    timings["write"] = time.perf_counter() - t  # the sum of the write_* timings
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def assemble(papers: list[Paper], extractions: list[Extraction], options: BuildOptions,
+             timings: dict[str, float]) -> tuple[nx.MultiDiGraph, Resolution, dict | None]:
+    """The stages after extraction: resolution, the graph, the related-paper ranking (stored as
+    RELATED_TO edges when ``options.related_k``) and the themes; the ranking is returned for the pages."""
+    t = time.perf_counter()
+    resolution = resolve(papers, extractions)
+    g = build_graph(papers, extractions, resolution)
     timings["graph"] = time.perf_counter() - t
 
     t = time.perf_counter()
@@ -134,26 +174,27 @@ def build(
         timings["topics"] = time.perf_counter() - t
     else:
         timings["related"] = time.perf_counter() - t
-
-    result = BuildResult(
-        path=out, corpus=corpus, graph=g, resolution=resolution, seconds=0.0, extracted=extracted, timings=timings
-    )
-    t = time.perf_counter()
-    write_build(result, options, related)
-    timings["write"] = time.perf_counter() - t  # the sum of the write_* timings
-    result.seconds = time.perf_counter() - t0
-    return result
+    return g, resolution, related
 
 
-def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None) -> None:
-    """Write ``result`` to ``result.path`` as a build folder: graph files, store, views (unless
-    ``options.views`` is off) and the manifest, swapped in whole (``kg.builds.writing``).
+def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None,
+                check: Callable[[Path], None] | None = None,
+                kept_pages: Callable[[Path], set[str] | None] | None = None) -> None:
+    """Write ``result`` to ``result.path`` as a build folder: the records (``kg.shards``), graph
+    files, store, views (unless ``options.views`` is off) and the manifest, swapped in whole
+    (``kg.builds.writing``; ``check`` is called on the folder being replaced just before the swap).
+    ``kept_pages(folder)`` puts pages kept from an earlier build into the new folder and returns
+    the nodes whose pages are still to write (None: all of them).
 
     ``related``: the ranking the views list (``kg.related.related_all``), ranked afresh if None."""
     from kg.related import ranking_version
 
     timings = result.timings
-    with builds.writing(result.path, _kg_folders()) as tmp:
+    with builds.writing(result.path, _kg_folders(), check=check) as tmp:
+        t = time.perf_counter()
+        if result.extractions:  # a result made by hand may have none: then it cannot be added to
+            _write_records(result, tmp / shards.RECORDS)
+        timings["write_records"] = time.perf_counter() - t
         t = time.perf_counter()
         write_json(result.graph, tmp / builds.GRAPH_JSON)
         write_graphml(result.graph, tmp / builds.GRAPH_ML)
@@ -165,8 +206,9 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             from kg.view import write_views
 
             t = time.perf_counter()
+            only = kept_pages(tmp) if kept_pages is not None else None
             write_views(result.graph, tmp, corpus=result.corpus.name, related=related, fresh=True,
-                        workers=options.workers)
+                        workers=options.workers, only=only)
             timings["write_views"] = time.perf_counter() - t
         # The manifest is written last: a folder without one is never taken for a build.
         builds.Manifest(
@@ -183,14 +225,24 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             related_k=options.related_k,
             model=str(options.model) if options.model else "shipped",
             related_version=ranking_version(),
+            keybert=options.use_keybert,
+            extractor=result.extractor,
+            added=list(result.added),
             warnings=result.corpus.warnings,
             # Seconds per stage so far (the manifest itself is the last thing written).
             timings={k: round(v, 2) for k, v in timings.items()},
         ).write(tmp)
 
 
+def _write_records(result: BuildResult, folder: Path) -> None:
+    """The papers and extractions as shards: the kept ones linked, the others written."""
+    first = shards.copy_shards(result.kept_records, folder) if result.kept_records else 0
+    papers = result.corpus.papers[result.kept:]
+    shards.write_shards(folder, papers, result.extractions[result.kept:], first=first)
+
+
 def _kg_folders() -> builds.FolderChecks:
     """kg's own subfolders of a build, and how to tell that they hold only kg's files."""
     from kg.export.neo4j_import import is_import_folder
 
-    return {builds.NEO4J_IMPORT: is_import_folder}
+    return {builds.NEO4J_IMPORT: is_import_folder, shards.RECORDS: shards.is_records_folder}

@@ -28,6 +28,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kg.acronyms import definitions as acronym_definitions
 from kg.names import name_strength
@@ -96,6 +97,7 @@ GENERIC_HEADS = frozenset("""model models method methods framework frameworks al
 _TASK_HEADS = frozenset({"task", "tasks", "problem", "problems"})
 
 
+@lru_cache(maxsize=1 << 16)  # a corpus repeats its surface forms: resolution asks for each many times
 def normalize(text: str) -> str:
     """The comparison key of a surface form (case, spacing, determiner, plural, "(LF)" folded)."""
     text = unicodedata.normalize("NFKC", text).strip()
@@ -191,6 +193,19 @@ class Resolution:
     def summary(self) -> str:
         return (f"{self.mentions} mentions ({self.surface_forms} distinct surface forms) "
                 f"resolved to {len(self.entities)} entities")
+
+
+def display_name(key: str, forms: Counter[str]) -> str:
+    """An entity's name from its key and its surface forms (with their counts): the long form when
+    an acronym was merged into it, else the commonest form that is the key itself ("Mistral", not
+    "Mistral models"), else the commonest form."""
+    ranked = sorted(forms, key=lambda s: (not (_multiword(s) and normalize(s) == key), normalize(s) != key,
+                                          "(" in s, -forms[s], s))
+    name = ranked[0]
+    defined = _TRAILING_PARENS.match(name)
+    if defined and _abbreviates(defined.group(2), defined.group(1)):
+        name = defined.group(1)  # "Policy Mirror Descent (PMD)" is named "Policy Mirror Descent"
+    return name
 
 
 def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resolution:
@@ -290,17 +305,8 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
 
     entities: dict[str, Entity] = {}
     for eid, forms in surfaces.items():
-        etype = eid.split(":", 1)[0]
-        # Display the long form when an acronym was merged into it, else the commonest form that is
-        # the key itself ("Mistral", not "Mistral models"), else the commonest form.
-        key = eid.split(":", 1)[1]
-        ranked = sorted(forms, key=lambda s: (not (_multiword(s) and normalize(s) == key), normalize(s) != key,
-                                              "(" in s, -forms[s], s))
-        name = ranked[0]
-        defined = _TRAILING_PARENS.match(name)
-        if defined and _abbreviates(defined.group(2), defined.group(1)):
-            name = defined.group(1)  # "Policy Mirror Descent (PMD)" is named "Policy Mirror Descent"
-        entities[eid] = Entity(id=eid, type=etype, name=name, aliases=sorted(forms))
+        etype, key = eid.split(":", 1)
+        entities[eid] = Entity(id=eid, type=etype, name=display_name(key, forms), aliases=sorted(forms))
     return Resolution(
         entities=entities,
         mention_entity=mention_entity,

@@ -84,7 +84,15 @@ def test_stages():
 @pytest.mark.slow
 def test_incremental():
     r = report(bench("incremental.py", "--n", "20", "--added", "1"))
-    assert r
+    assert r["add_graph_equals_cold"], r
+
+
+@needs_scierc
+@pytest.mark.slow
+def test_dask_workers():
+    pytest.importorskip("distributed")
+    r = report(bench("dask_workers.py", "--n", "4"))
+    assert r["workers"]["2"]["abstracts_per_s"] > 0
 
 
 @needs_scierc

@@ -262,3 +262,24 @@ def test_one_type_per_entity_holds_after_a_generic_head_comes_off():
 @pytest.mark.parametrize("word,expected", [("GPT-4s", "GPT-4"), ("Llama-2s", "Llama-2"), ("ViT-Bs", "ViT-B")])
 def test_versioned_plurals_lose_their_s(word, expected):
     assert singular(word) == expected
+
+
+# --- acronym definitions: the long form read back from its anchor gives what the whole regex does --
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from kg import acronyms  # noqa: E402
+from tests.helpers import examples  # noqa: E402
+
+_PIECES = ["(", ")", ",", ";", " ", "  ", "\n", "Long", "form", "of", "the", "LF", "LFs", "NLP", "Natural", "Language",
+           "Processing", "é", "état", "_x", "'s", "-", "Low-Rank", "LoRA", "GPT-4", "x1", "A", "B", "(AB)", "AB,",
+           "\u2013", "3D", ".", "Q&A", "a/b", "one two three four five six seven eight nine ten eleven"]
+
+
+@settings(max_examples=examples(300))
+@given(st.lists(st.sampled_from(_PIECES), max_size=40).map(" ".join))
+def test_definitions_before_their_acronym_match_the_whole_patterns(text):
+    before = [p for side, p in acronyms._FORMS if side == "before"]
+    for pattern, anchor in zip(before, acronyms._ANCHORS):
+        whole = [(m.start("long"), m.end("long"), m.start("acro"), m.end("acro")) for m in pattern.finditer(text)]
+        assert list(acronyms._before_matches(anchor, text)) == whole

@@ -15,7 +15,8 @@ try:
     import typer
 
     from kg.cli.app import app
-    from kg.cli import build, evaluate, export, query, related, stats, train, train_relations, view  # noqa: F401  (registers commands)
+    from kg.cli import (add, build, evaluate, export, query, related, stats, train,  # noqa: F401  (registers commands)
+                        train_relations, view)
     from kg.errors import KgError
 except KeyboardInterrupt:
     print(INTERRUPTED, file=sys.stderr)

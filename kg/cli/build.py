@@ -38,6 +38,11 @@ def build_command(
     cache: Annotated[Path | None, typer.Option("--cache", metavar="DIR", help="Extraction cache folder (default: $KG_CACHE_DIR or .kg-cache).",
                                                show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Extract everything afresh; read and write no cache.")] = False,
+    cluster: Annotated[str | None, typer.Option("--cluster", metavar="ADDRESS|local", envvar="KG_DASK_SCHEDULER",
+                                                help="Extract on a Dask cluster: a scheduler's address (tcp://host:8786), or "
+                                                "`local` for one of --workers processes started on this machine (default: $KG_DASK_SCHEDULER; "
+                                                "unset: in this process). Needs `pip install 'kg[dask]'`, on the workers too.",
+                                                show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; summary only.")] = False,
     fmt: Annotated[CorpusFormat | None, typer.Option(
         "--format", "-f", help="Read CORPUS as this format instead of telling it by name and content: "
@@ -51,19 +56,16 @@ def build_command(
       kg build papers.csv --out exports/my_list --workers 2
       kg build notes.txt --format lines        # one abstract per line, whatever the lines look like
       kg build papers.csv --model my-tagger     # a tagger from `kg train`
+      kg build big.jsonl --cluster tcp://scheduler:8786   # extraction on a Dask cluster
     """
-    if cache is not None and no_cache:  # one of the two would be ignored without a word
-        raise KgError("give --cache DIR or --no-cache, not both")
     from kg.extract.tagger import check_folder
     from kg.pipeline import BuildOptions, build
 
     if model is not None:
         check_folder(model)
-
-    # An empty KG_CACHE_DIR is unset, not the current folder.
-    cache_dir = None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR") or DEFAULT_CACHE_DIR))
     options = BuildOptions(out=out, model=model, use_keybert=keybert, related_k=related_k, views=views,
-                           workers=workers, cache_dir=cache_dir, progress=not quiet, format=fmt.value if fmt else None)
+                           workers=workers, cache_dir=cache_dir_of(cache, no_cache), progress=not quiet,
+                           format=fmt.value if fmt else None, cluster=cluster_of(cluster))
     warnings = _Warnings()
     try:
         result = build(corpus, options, warn=warnings)
@@ -72,6 +74,24 @@ def build_command(
         raise
     warnings.close(manifest=result.path / MANIFEST)
     typer.echo(summary(result))
+
+
+def cache_dir_of(cache: Path | None, no_cache: bool) -> Path | None:
+    """The extraction cache folder --cache and --no-cache ask for."""
+    if cache is not None and no_cache:  # one of the two would be ignored without a word
+        raise KgError("give --cache DIR or --no-cache, not both")
+    # An empty KG_CACHE_DIR is unset, not the current folder.
+    return None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR") or DEFAULT_CACHE_DIR))
+
+
+def cluster_of(cluster: str | None) -> str | None:
+    """--cluster's value checked now, in one line, rather than after the corpus is read."""
+    if not cluster or not cluster.strip():  # an empty KG_DASK_SCHEDULER is unset
+        return None
+    from kg.extract.distributed import check_available
+
+    check_available()
+    return cluster.strip()
 
 
 class _Warnings:

@@ -107,14 +107,31 @@ def neo4j_import_command(
     db: DbOption = None,
     out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Folder to write (default: BUILD_DIR/neo4j-import, which the next kg build of BUILD_DIR replaces).",
                                              show_default=False)] = None,
+    from_records: Annotated[bool, typer.Option("--from-records", help="Write from the build's records/ (Parquet shards), "
+                                               "resolving entities as a group-by without loading the graph: the route "
+                                               "for corpora too big for one machine (no RELATED_TO links; docs/neo4j.md).")]
+    = False,
 ) -> None:
     """Write CSV files for `neo4j-admin database import full`, and a README with the exact command.
 
     \b
     Example:
       kg export neo4j-import --out neo4j-import
+      kg export neo4j-import --from-records --out neo4j-import   # from the shards, graph never in memory
       neo4j-admin database import full ...   # the command printed and written to README.md
     """
+    if from_records:
+        from kg.builds import RECORDS
+        from kg.export.shard_import import write_import_from_shards
+
+        if build_dir is not None and db is not None and build_dir != db:
+            raise KgError(f"two builds given: {build_dir} and --db {db}; pass one")
+        build = build_from(build_dir or db)
+        folder = out or build.path / "neo4j-import"
+        written = write_import_from_shards(build.path / RECORDS, folder)
+        typer.echo(f"wrote {len(written.files)} CSV files to {folder} from {build.path / RECORDS}")
+        typer.echo(f"import with (Neo4j stopped): {written.command}")
+        return
     build, eg = _load(build_dir, db)
     folder = out or build.path / "neo4j-import"
     written = neo4j_import.write_import(eg, folder)

@@ -117,15 +117,7 @@ def import_command(nodes: list[Path], relationships: list[Path], database: str =
 
 def write_import(eg: ExportGraph, folder: Path) -> ImportFiles:
     """Write the CSVs and README.md into ``folder``, replacing it whole only once all are written."""
-    folder = Path(folder).absolute()
-    if folder.exists() and not folder.is_dir():
-        raise KgError(f"{folder}: is a file; --out takes a folder for the import CSVs")
-    if not folder.parent.is_dir():
-        raise KgError(f"{folder.parent}: no such folder for --out")
-    if folder.is_symlink() or (folder.is_dir() and any(folder.iterdir()) and not is_import_folder(folder)):
-        # The folder is replaced whole: anything else in it would be deleted with it.
-        raise KgError(f"{folder}: is a folder that kg did not write; kg replaces its --out folder whole, "
-                      f"so give a new or empty folder, or an earlier neo4j-import export's")
+    folder = check_out_folder(folder)
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         node_files, rel_files = [], []
@@ -141,19 +133,38 @@ def write_import(eg: ExportGraph, folder: Path) -> ImportFiles:
         in_docker = import_command([Path("/import", p.name) for p in node_files],
                                    [Path("/import", p.name) for p in rel_files])
         (tmp / "README.md").write_text(_readme(eg, command, in_docker), encoding="utf-8")
-        tmp.chmod(0o755)  # mkdtemp makes it owner-only
-        if folder.exists():
-            old = folder.with_name(f".{folder.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            folder.rename(old)
-            tmp.rename(folder)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            tmp.rename(folder)
+        replace_folder(tmp, folder)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return ImportFiles(folder, final_nodes, final_rels, command)
+
+
+def check_out_folder(folder: Path) -> Path:
+    """``folder`` made absolute, if import files may be written there; else a KgError."""
+    folder = Path(folder).absolute()
+    if folder.exists() and not folder.is_dir():
+        raise KgError(f"{folder}: is a file; --out takes a folder for the import CSVs")
+    if not folder.parent.is_dir():
+        raise KgError(f"{folder.parent}: no such folder for --out")
+    if folder.is_symlink() or (folder.is_dir() and any(folder.iterdir()) and not is_import_folder(folder)):
+        # The folder is replaced whole: anything else in it would be deleted with it.
+        raise KgError(f"{folder}: is a folder that kg did not write; kg replaces its --out folder whole, "
+                      f"so give a new or empty folder, or an earlier neo4j-import export's")
+    return folder
+
+
+def replace_folder(tmp: Path, folder: Path) -> None:
+    """Put the finished folder ``tmp`` in the place of ``folder``."""
+    tmp.chmod(0o755)  # mkdtemp makes it owner-only
+    if folder.exists():
+        old = folder.with_name(f".{folder.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        folder.rename(old)
+        tmp.rename(folder)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        tmp.rename(folder)
 
 
 def is_import_folder(folder: Path) -> bool:
@@ -175,7 +186,12 @@ def _write(path: Path, lines: list[str]) -> Path:
 
 
 def _readme(eg: ExportGraph, command: str, docker_cmd: str) -> str:
-    counts = ", ".join(f"{k} {v}" for k, v in {**eg.node_counts(), **eg.relationship_counts()}.items())
+    return readme({**eg.node_counts(), **eg.relationship_counts()}, command, docker_cmd)
+
+
+def readme(counts: dict[str, int], command: str, docker_cmd: str) -> str:
+    """README.md of an import folder: the counts and the commands that import it."""
+    counts = ", ".join(f"{k} {v}" for k, v in counts.items())
     return f"""{README_TITLE}
 
 Counts: {counts}.

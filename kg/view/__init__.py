@@ -11,7 +11,7 @@ Nothing is fetched from the network: the pages open from disk offline.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,14 +140,15 @@ def write_concept_view(g: nx.DiGraph, build_dir: Path, entity_id: str) -> Path:
 
 def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpus: str | None = None,
                 related: dict[str, list[RelatedPaper]] | None = None, page_limit: int = PAGE_LIMIT,
-                fresh: bool = False, workers: int = 1) -> Path:
+                fresh: bool = False, workers: int = 1, only: Collection[str] | None = None) -> Path:
     """Write the overview and the paper and concept pages of a build; returns index.html's path.
 
     ``corpus`` names the corpus on the pages (default: the build manifest's name, else the folder's);
     ``related`` is a precomputed ``related_all(g, LISTED_K)``. Up to ``page_limit`` nodes every
     node gets a page; above it only the nodes the overview draws do. ``fresh``: ``build_dir`` is
     a folder no one reads yet, so pages are written in place rather than each swapped in.
-    ``workers`` > 1: pages are built and written by that many forked processes.
+    ``workers`` > 1: pages are built and written by that many forked processes. ``only``: write the
+    pages of these nodes alone (``kg add`` links the others from the build it adds to).
     """
     build_dir = Path(build_dir)
     related = related_all(g, LISTED_K) if related is None else related
@@ -165,6 +166,8 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
     write_map(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)
     job = _PageJob(g, views, corpus, related, has_page, atomic=not fresh)
     nodes = [(True, p) for p in papers] + [(False, e) for e in ents]
+    if only is not None:
+        nodes = [(is_paper, n) for is_paper, n in nodes if n in only]
     if workers > 1 and len(nodes) >= MIN_PARALLEL_PAGES and forks.can_fork():
         forks.run(job, list(batched(nodes, PAGES_PER_TASK)), workers)
     else:

@@ -1,0 +1,219 @@
+"""`kg add` as a library call: new papers into an existing build, swapped in as `kg build` does.
+
+The build's own records (``records/``, kg.shards) give the papers it holds and their
+extractions, so only the new papers are read from their corpus and extracted. Resolution, the
+graph, the related-paper ranking, the graph files, the store and the pages are then made afresh
+from all the records: every one of them depends on the whole corpus (entities merge across
+papers, related-paper scores weigh a concept by how many papers share it, and every page shows
+those scores), and remaking them is a small part of a cold build's cost, which is the
+extraction. The previous build's shards are linked, not rewritten. The result is the build a
+cold `kg build` of the union would write (``docs/BENCHMARKS.md``, "Incremental rebuild", says
+where it may differ).
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import networkx as nx
+
+from kg import builds, shards
+from kg.corpus import Corpus, read_corpus
+from kg.corpus.papers import normalized
+from kg.errors import KgError
+from kg.pipeline import BuildOptions, BuildResult, assemble, extract_corpus, extractor_version, write_build
+from kg.records import Extraction, Paper
+from kg.related import RelatedPaper
+from kg.schema import PAPER
+
+
+@dataclass(frozen=True)
+class Present:
+    """A paper of the added corpus that the build already holds (its text, normalized)."""
+
+    paper: Paper
+    build_id: str  # its id in the build
+
+
+@dataclass
+class AddResult:
+    """What ``add`` did: the build it wrote (None when nothing was new), the papers added and skipped."""
+
+    build: BuildResult | None
+    corpus: Corpus  # the added corpus as read
+    added: list[Paper] = field(default_factory=list)
+    present: list[Present] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def options_of(manifest: builds.Manifest, base: BuildOptions) -> BuildOptions:
+    """``base`` with the settings the build was made with: an add extracts and ranks as it did."""
+    model = None if manifest.model in ("", "shipped") else Path(manifest.model)
+    if model is not None and not model.is_dir():
+        raise KgError(f"{model}: the tagger this build was made with is not there (from this folder); "
+                      f"run `kg add` where `kg build --model` ran, or build again")
+    return dataclasses.replace(base, model=model, use_keybert=manifest.keybert, related_k=manifest.related_k)
+
+
+def add(
+    corpus_path: Path | str,
+    db: Path | str | None = None,
+    options: BuildOptions = BuildOptions(),
+    extract: Callable[[Corpus, BuildOptions], tuple[list[Extraction], int]] = extract_corpus,
+    warn: Callable[[str], None] | None = None,
+    all_pages: bool = False,
+) -> AddResult:
+    """Add the papers of ``corpus_path`` that ``db`` (a build folder; default: the most recent
+    build under exports/) lacks, and swap the new build in. ``options`` gives how to extract
+    (workers, cache, cluster, views); the model, KeyBERT and ``related_k`` are the build's own.
+    ``all_pages``: write every page afresh, not only those the new papers change (``keep_pages``)."""
+    t0 = time.perf_counter()
+    build = builds.open_build(db)
+    path = builds.output_path(build.path)
+    if path.name.startswith(".") and path.name.endswith(".old"):
+        # A swap was cut between its renames (or is under way): a writer puts the build back first.
+        path = path.with_name(path.name[1:-4])
+        builds.recover(path)
+        build = builds.open_build(path)
+    manifest = build.manifest
+    records = build.path / shards.RECORDS
+    if not shards.shard_paths(records):
+        raise KgError(f"{path}: has no {shards.RECORDS}/ (built before `kg add` existed, or written by hand); "
+                      f"build it again with `kg build` to add to it")
+    stamp = _stamp(build.path)
+    options = options_of(manifest, options)
+    old_papers, old_extractions = shards.read_records(records)
+
+    corpus = read_corpus(corpus_path, format=options.format)
+    new, present = _new_papers(corpus, old_papers)
+    version = extractor_version(options) if extract is extract_corpus else ""
+    if new and manifest.extractor and version and version != manifest.extractor:
+        corpus.warnings.append(f"{path}: the new papers are extracted by another extractor than the build's "
+                               f"(kg or its models changed since); `kg build` of all the papers gives one "
+                               f"extractor's output throughout")
+    for w in corpus.warnings if warn else ():
+        warn(w)
+    result = AddResult(build=None, corpus=corpus, added=new, present=present)
+    if not new:
+        result.seconds = time.perf_counter() - t0
+        return result
+
+    timings: dict[str, float] = {"read": time.perf_counter() - t0}
+    t = time.perf_counter()
+    fresh = Corpus(name=corpus.name, path=corpus.path, papers=new)
+    new_extractions, extracted = extract(fresh, options)
+    timings["extract"] = time.perf_counter() - t
+
+    papers = old_papers + new
+    extractions = old_extractions + new_extractions
+    g, resolution, related = assemble(papers, extractions, options, timings)
+    union = Corpus(
+        name=manifest.name, path=Path(manifest.corpus), papers=papers,
+        warnings=manifest.warnings + corpus.warnings,
+        skipped=manifest.skipped + corpus.skipped,
+        merged=manifest.merged_duplicates + corpus.merged + len(present),
+    )
+    out = BuildResult(path=path, corpus=union, graph=g, resolution=resolution, seconds=0.0, extracted=extracted,
+                      timings=timings, extractions=extractions, kept_records=records, kept=len(old_papers),
+                      added=(*manifest.added, str(corpus.path.resolve())), extractor=manifest.extractor)
+    t = time.perf_counter()
+    pages = None
+    if options.views and not all_pages and related is not None:
+        def pages(folder: Path) -> set[str] | None:
+            return keep_pages(g, related, {p.id for p in new}, build.path / builds.VIEWS, folder / builds.VIEWS)
+    write_build(out, dataclasses.replace(options, out=path), related, check=lambda _: _unchanged(path, stamp),
+                kept_pages=pages)
+    timings["write"] = time.perf_counter() - t
+    out.seconds = result.seconds = time.perf_counter() - t0
+    result.build = out
+    return result
+
+
+def keep_pages(g: nx.MultiDiGraph, related: dict[str, list[RelatedPaper]], new: set[str], old_views: Path,
+               views: Path) -> set[str] | None:
+    """Link into ``views`` the pages of the earlier build (``old_views``) that the added papers
+    leave as they were, but for corpus-relative figures; return the nodes whose pages must be
+    written. None (write them all) when the earlier build has no pages, or pages for only some
+    nodes (a build over ``kg.view.PAGE_LIMIT`` nodes).
+
+    Written afresh: the pages of the new papers; of earlier papers whose concepts changed (a new
+    paper's acronym definition can merge two entities) or whose related papers include one just
+    written; and of every concept of those papers (its papers, or what co-occurs with it, changed).
+    So no kept page links to a page that is gone. A kept page shows the related-paper scores,
+    and the paper counts of concepts, of the earlier build: each weighs a concept by how rare it
+    is in the corpus, and a few added papers move those figures a little (docs/BENCHMARKS.md).
+    """
+    from kg.graph import entities_of, papers_of
+    from kg.view import PAGE_LIMIT
+
+    papers, ents = papers_of(g), entities_of(g)
+    if len(papers) + len(ents) > PAGE_LIMIT or not old_views.is_dir():
+        return None
+    old = set(os.listdir(old_views))
+    if not all(builds.page_name("paper", p) in old for p in papers if p not in new):
+        return None  # the earlier build lacks pages of its own papers: not one kg add can keep
+    changed = set(new)
+    for p in papers:
+        if p not in changed and any(builds.page_name("concept", e) not in old for e in g.successors(p)
+                                    if g.nodes[e]["label"] != PAPER):
+            changed.add(p)
+    changed |= {p for p in papers if any(r.id in changed for r in related.get(p, ()))}
+    write = changed | {e for p in changed for e in g.successors(p) if g.nodes[e]["label"] != PAPER}
+    views.mkdir(parents=True, exist_ok=True)
+    for n in papers + ents:
+        if n not in write:
+            name = builds.page_name("paper" if g.nodes[n]["label"] == PAPER else "concept", n)
+            _link(old_views / name, views / name)
+    return write
+
+
+def _link(src: Path, dst: Path) -> None:
+    try:
+        os.link(src, dst)  # the earlier build's file is never written again: sharing it is safe
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _new_papers(corpus: Corpus, held: list[Paper]) -> tuple[list[Paper], list[Present]]:
+    """The papers of ``corpus`` whose text the build lacks (an id the build already uses for
+    another text is renamed ``ID-2``, ... as `kg build` does, with a warning), and those it has."""
+    by_text = {normalized(p.text): p.id for p in held}
+    ids = {p.id for p in held}
+    new, present = [], []
+    for p in corpus.papers:
+        there = by_text.get(normalized(p.text))
+        if there is not None:
+            present.append(Present(p, there))
+            continue
+        if p.id in ids:
+            new_id = next(f"{p.id}-{n}" for n in itertools.count(2) if f"{p.id}-{n}" not in ids)
+            corpus.warnings.append(f"{p.source}: id {p.id!r} is taken in the build by another abstract; "
+                                   f"this paper added as {new_id!r}")
+            p = dataclasses.replace(p, id=new_id)
+        ids.add(p.id)
+        new.append(p)
+    return new, present
+
+
+def _stamp(build_dir: Path) -> tuple[int, int]:
+    """Tells one build from the next in its folder: a swap puts in a new manifest file."""
+    st = os.stat(build_dir / builds.MANIFEST)
+    return st.st_ino, st.st_mtime_ns
+
+
+def _unchanged(path: Path, stamp: tuple[int, int]) -> None:
+    """Cancel the swap if another build or add replaced the build while this one was made:
+    swapping in would drop that one's papers."""
+    try:
+        same = _stamp(path) == stamp
+    except OSError:
+        same = False
+    if not same:
+        raise KgError(f"{path}: another `kg build` or `kg add` replaced this build meanwhile; nothing was "
+                      f"changed by this add: run it again")
