@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from kg import schema
+
 from kg import shards
 from kg.builds import RECORDS
 from kg.errors import KgError
@@ -51,8 +53,13 @@ def test_import_files_from_shards_equal_those_from_the_graph(tmp_path, buckets):
           extract=fake_extract)
     graph = write_import(export_graph(read_json(tmp_path / "b" / "graph.json")), tmp_path / "from-graph")
     sharded = write_import_from_shards(tmp_path / "b" / RECORDS, tmp_path / "from-shards", buckets=buckets)
-    assert csv_lines(tmp_path / "from-shards") == csv_lines(tmp_path / "from-graph")
-    assert sorted(p.name for p in sharded.files) == sorted(p.name for p in graph.files)
+    # The relations between entities are the one thing the shard route leaves out on this corpus
+    # (docs/neo4j.md): everything else holds the same lines.
+    from_graph = csv_lines(tmp_path / "from-graph")
+    between = {name for name in from_graph if any(name.startswith(f"relationships_{t}_") for t in schema.ENTITY_RELS)}
+    assert between  # the corpus states relations, so the comparison means something
+    assert csv_lines(tmp_path / "from-shards") == {k: v for k, v in from_graph.items() if k not in between}
+    assert sorted(p.name for p in sharded.files) == sorted(p.name for p in graph.files if p.name not in between)
     # The README's command names every file.
     readme = (tmp_path / "from-shards" / "README.md").read_text()
     assert all(p.name in readme for p in sharded.files)

@@ -16,8 +16,10 @@ group-by:
 
 Memory holds one shard or one bucket at a time. What this route leaves out, against a build:
 the merges ``kg.resolve`` makes with the whole corpus in view (an acronym defined in one paper
-read so in another, long forms spelled two ways, "the X model" as X), and the RELATED_TO links,
-which need the related-paper ranking of kg.related over the whole graph.
+read so in another, long forms spelled two ways, "the X model" as X); the RELATED_TO links and
+the papers' themes, which need the related-paper ranking of kg.related over the whole graph; and
+the relations between entities (USED_FOR, ...), whose two arguments' keys fall in different
+buckets (a pass joining them is not written).
 """
 from __future__ import annotations
 
@@ -126,6 +128,8 @@ def _paper_line(out: _Csv, row: dict) -> None:
         "source": row["source"], "authors": list(row["authors"] or []), "year": row["year"], "venue": row["venue"],
         "url": row["url"], "keywords": list(row["keywords"] or []),
         "key_concepts": [c["phrase"] for c in row["key_concepts"] or []],
+        # Themes come from the whole related-papers graph, which this route never builds (as RELATED_TO).
+        "topic": None, "topic_label": None,
     }
     out.write([field(row["id"], where), schema.PAPER]
               + [field(values[k], f"{where}.{k}") for k in schema.PAPER_PROPERTIES if k != "id"])
