@@ -15,7 +15,7 @@ each decomposes exactly into concept-pair terms x_ai K_ij x_bj; they differ in t
 Also printed: kg + dense abstract embeddings (no concept decomposition; the ceiling of mixing in
 the dense baseline) and the time to embed the distinct concepts, per 1,000 abstracts.
 
-    python bench/related_variants.py --cache /work/cache26      # embeds ~1,100 concepts and 400 abstracts
+    python bench/related_variants.py --cache .kg-cache      # embeds ~1,100 concepts and 400 abstracts
 
 Prints one JSON object.
 """
