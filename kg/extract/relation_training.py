@@ -23,8 +23,8 @@ from kg.corpus.scierc import ScierDoc
 from kg.errors import KgError
 from kg.extract import relations, tagger
 from kg.extract.training import read_docs
+from kg.records import ENTITY_TYPES
 
-SCORED = ("Method", "Task", "Dataset", "Metric")  # the types relations are scored between
 THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7)
 
 
@@ -150,7 +150,7 @@ def train(spec: RelationSpec, tagger_dir: Path, out: Path | None = None,
     model = tagger.load(tagger_dir)
     started = time.monotonic()
     train_sents = [s for item in doc_sentences(model, docs, config) for s in item.sentences]
-    dev_items = doc_sentences(model, dev, config, labelled=False, pair_types=SCORED)
+    dev_items = doc_sentences(model, dev, config, labelled=False, pair_types=ENTITY_TYPES)
     n_pairs = sum(len(s.pairs) for s in train_sents)
     n_rel = sum(int((s.labels > 0).sum()) for s in train_sents)
     log(f"training on {len(docs)} abstracts: {len(train_sents)} sentences, {n_pairs} entity pairs, {n_rel} relations "
