@@ -5,8 +5,9 @@ import typer
 
 TOUR = """\
 kg turns a list of paper abstracts into a typed knowledge graph
-(papers -> methods, tasks, datasets, metrics) you can query with Cypher,
-browse as HTML, and mine for related papers.
+(papers -> methods, tasks, datasets, metrics, and what the abstracts state
+between them) you can query with Cypher, browse as HTML, and mine for
+related papers.
 
 A five-minute tour:
 
@@ -14,6 +15,7 @@ A five-minute tour:
   kg build seeds/iclr2025_abstracts.txt      # extract, build, write exports/iclr2025_abstracts/
   kg query queries/top_methods.cypher         # Cypher on the embedded store, no server
   kg query 'MATCH (p:Paper)-[:USES]->(m:Method) RETURN m.name, count(p) AS n ORDER BY n DESC'
+  kg query methods_for_task                   # what the abstracts say each method is used for
   kg related "Policy Mirror Descent"          # papers sharing concepts, with the reasons
   kg view                                     # write and name the interactive HTML views
   kg add new_papers.jsonl                     # add papers to the build: only the new ones are extracted
