@@ -28,7 +28,7 @@ from kg.records import RELATION_LABELS
 
 CONFIG = "relations.json"
 WEIGHTS = "relations.safetensors"
-BATCH = 64  # sentences per pass at prediction
+BATCH = 64  # most sentences of one text per pass at prediction
 # Distance between two spans, in word pieces: buckets' lower bounds.
 DISTANCES = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48)
 
@@ -280,18 +280,16 @@ class RelationModel:
         return self.relations(sentences(states, offsets, spans, sentence_spans, self.config))
 
     def predict_many(self, texts: Sequence[list[Sentence]]) -> list[list[tuple[int, int, str, float]]]:
-        """``relations`` for the prepared sentences of several texts, run through the network together
-        (one pass per ``BATCH`` sentences rather than one per text)."""
-        # Sentences of similar length together: less padding.
-        flat = sorted(((t, s) for t, sents in enumerate(texts) for s in sents), key=lambda ts: len(ts[1].marks))
-        probs: list[np.ndarray] = []
-        for b in range(0, len(flat), BATCH):
-            probs += self.probabilities([s for _, s in flat[b:b + BATCH]])
-        out: list[list[tuple[int, int, str, float]]] = [[] for _ in texts]
-        for (t, s), p in zip(flat, probs):
-            out[t] += choose([(s.entities[a], s.entities[b]) for a, b in s.pairs], p, self.config.labels,
-                             self.config.threshold)
-        return [sorted(r) for r in out]
+        """``relations`` for the prepared sentences of several texts. Each text's sentences run
+        through the network as their own batch: a text's scores then never depend on which texts
+        were extracted beside it (a cached extraction equals a fresh one to the last digit)."""
+        out = []
+        for sents in texts:
+            found: list[tuple[int, int, str, float]] = []
+            for b in range(0, len(sents), BATCH):
+                found += self.relations(sents[b:b + BATCH])
+            out.append(sorted(found))
+        return out
 
 
 def save(network, config: RelationConfig, folder: str | Path) -> None:

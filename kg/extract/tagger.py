@@ -32,6 +32,7 @@ from kg.extract.bio import Span, TagSet, decode
 LABELS = ("Method", "Task", "Dataset", "Metric", "OtherScientificTerm", "Generic")
 FROZEN = ("encoder.embeddings.word_embeddings.weight",)
 SHAPES = 5  # casing features per piece: see shape_features
+PAD_TO = 16  # windows are padded to a multiple of this many pieces (Tagger.logits)
 AUTO = -1  # Tagger.encode: the hidden states the relation model reads, if there is one
 
 
@@ -189,12 +190,20 @@ class Tagger:
         import torch
 
         out: list[tuple[np.ndarray, np.ndarray | None] | None] = [None] * len(windows)
-        order = sorted(range(len(windows)), key=lambda i: len(windows[i].input_ids))
+        # Each window is padded to a length set by its own length alone, and batched only with
+        # windows padded alike: the padded length changes the arithmetic in the last digits, so a
+        # text's output then never depends on the texts extracted beside it (a cached extraction
+        # equals a fresh one), at the cost of at most PAD_TO - 1 padding pieces.
+        padded = [min(-(-len(w.input_ids) // PAD_TO) * PAD_TO, max(self.config.max_length, len(w.input_ids)))
+                  for w in windows]
+        alike: dict[int, list[int]] = {}
+        for i, n in enumerate(padded):
+            alike.setdefault(n, []).append(i)
+        batches = [idx[b:b + batch_size] for _, idx in sorted(alike.items()) for b in range(0, len(idx), batch_size)]
         self.model.eval()
         with torch.inference_mode():
-            for b in range(0, len(order), batch_size):
-                idx = order[b:b + batch_size]
-                ids, mask, shapes = collate([windows[i] for i in idx], self.tokenizer.pad_token_id)
+            for idx in batches:
+                ids, mask, shapes = collate([windows[i] for i in idx], self.tokenizer.pad_token_id, length=padded[idx[0]])
                 result = self.model(ids, mask, shapes, layer=layer)
                 logits, hidden = result if layer is not None else (result, None)
                 logp = torch.log_softmax(logits.float(), dim=-1).numpy()
@@ -239,11 +248,11 @@ class Tagger:
         return [self.spans(enc) for enc in self.encode(texts, batch_size, layer=None)]
 
 
-def collate(windows: Sequence[Encoded], pad_id: int, with_labels: bool = False):
-    """Padded tensors for a batch of windows."""
+def collate(windows: Sequence[Encoded], pad_id: int, with_labels: bool = False, length: int | None = None):
+    """Padded tensors for a batch of windows (to ``length`` pieces, or the longest window's)."""
     import torch
 
-    n = max(len(w.input_ids) for w in windows)
+    n = max([len(w.input_ids) for w in windows] + [length or 0])
     ids = torch.full((len(windows), n), pad_id, dtype=torch.long)
     mask = torch.zeros((len(windows), n), dtype=torch.long)
     shapes = torch.zeros((len(windows), n, SHAPES), dtype=torch.float32)
