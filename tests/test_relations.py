@@ -144,6 +144,18 @@ def test_a_trained_relation_model_is_saved_beside_its_tagger_and_reloads_to_the_
             np.testing.assert_allclose(x, y, atol=1e-5)
 
 
+def test_a_pairs_scores_do_not_depend_on_the_sentences_scored_beside_it(trained):
+    """Padding a sentence beside longer ones in a batch changes none of its probabilities."""
+    folder, _, _ = trained
+    model = tagger.load(folder)
+    docs = [parse_scierc(d) for d in DOCS]
+    sents = [s for i in relation_training.doc_sentences(model, docs, model.relations.config, labelled=False)
+             for s in i.sentences]
+    together = model.relations.probabilities(sents)
+    for s, probs in zip(sents, together):
+        np.testing.assert_allclose(model.relations.probabilities([s])[0], probs, atol=1e-5)
+
+
 def test_a_broken_relation_model_is_one_line(tmp_path):
     folder = tmp_path / "t"
     shutil.copytree(TAGGER_DIR, folder)

@@ -25,7 +25,7 @@ def train_relations_command(
     holdout: Annotated[int | None, typer.Option(
         "--holdout", metavar="FOLD", min=0, max=4, show_default=False,
         help="Leave fold FOLD (0-4) out of the training files, as `kg train --holdout` does.")] = None,
-    epochs: Annotated[int, typer.Option("--epochs", metavar="N", min=1)] = 10,
+    epochs: Annotated[int, typer.Option("--epochs", metavar="N", min=1)] = 8,
     seed: Annotated[int, typer.Option("--seed", metavar="N")] = 0,
     threads: Annotated[int | None, typer.Option("--threads", metavar="N", min=1, show_default=False,
                                                 help="torch threads (default: torch's choice, all cores).")] = None,
@@ -33,7 +33,7 @@ def train_relations_command(
     """Train the relation model over TAGGER_DIR's tagger and save it in TAGGER_DIR.
 
     The relation model reads the tagger's hidden states, so it belongs to one tagger: train it
-    again after `kg train`. SciERC's seven relation types (USED-FOR, EVALUATE-FOR, ...); a few
+    again after `kg train`. SciERC's seven relation types (USED-FOR, EVALUATE-FOR, ...); about 15
     minutes on two cores.
 
     \b

@@ -35,7 +35,7 @@ class RelationSpec:
     train: tuple[Path, ...]
     dev: Path | None = None
     holdout: int | None = None  # a fold of the training files left out (kg/extract/training.py)
-    epochs: int = 10
+    epochs: int = 8
     batch_size: int = 16  # sentences per step
     learning_rate: float = 5e-5  # the copied encoder layers'
     head_learning_rate: float = 1e-3  # the entity marks' and the pair network's

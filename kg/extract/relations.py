@@ -37,7 +37,7 @@ DISTANCES = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48)
 class RelationConfig:
     labels: tuple[str, ...] = RELATION_LABELS
     entity_labels: tuple[str, ...] = ("Method", "Task", "Dataset", "Metric", "OtherScientificTerm", "Generic")
-    split: int = 4  # the tagger's layers shared; the ones above are the relation model's own copy
+    split: int = 1  # the tagger's layers shared; the ones above are the relation model's own copy
     hidden_size: int = 384  # the tagger encoder's
     width: int = 256
     dropout: float = 0.1
