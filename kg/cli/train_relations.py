@@ -33,7 +33,7 @@ def train_relations_command(
     """Train the relation model over TAGGER_DIR's tagger and save it in TAGGER_DIR.
 
     The relation model reads the tagger's hidden states, so it belongs to one tagger: train it
-    again after `kg train`. SciERC's seven relation types (USED-FOR, EVALUATE-FOR, ...); about 15
+    again after `kg train`. SciERC's seven relation types (USED-FOR, EVALUATE-FOR, ...); about 7
     minutes on two cores.
 
     \b
