@@ -242,6 +242,24 @@ def test_concept_page_lists_what_is_stated_and_links_to_it(relations_site, brows
     v.close()
 
 
+def test_paper_page_lists_what_its_abstract_states(relations_site, browser):
+    out, shots = relations_site
+    v = Opened(browser, out / "views" / paper_page("p1"))
+    check_clean(v)
+    assert "what it states" in [h.lower() for h in v.page.locator("#details h3").all_inner_texts()]  # CSS capitals
+    stated = v.page.locator("#details ul.said .stated").all_inner_texts()
+    assert len(stated) == 3 and any("used for" in i and "reinforcement learning" in i for i in stated)
+    # The three come from one sentence, quoted once beneath them.
+    assert v.page.locator("#details ul.said > li").count() == 1
+    assert v.page.locator("#details ul.said q").all_inner_texts() == [
+        "We propose Policy Mirror Descent (PMD) for reinforcement learning on MinAtar."]
+    v.page.screenshot(path=str(shots / "paper-p1.png"), full_page=True)
+    v.page.locator("#details ul.said a.concept", has_text="MinAtar").first.click()
+    v.page.wait_for_load_state()
+    assert v.page.url.endswith(concept_page("Dataset:minatar"))
+    v.close()
+
+
 def theme_label_boxes(v: Opened) -> list[dict]:
     """Screen boxes (DOM pixels) and rendered font size of every theme label on an opened map."""
     return v.js("""kgView.nodes.get({filter: n => n.group === "Theme"}).map(n => {

@@ -61,3 +61,32 @@ def test_a_metric_and_a_method_of_a_dataset_read_their_side(views):
     assert set(rels) == {"evaluates", "feature of"}
     data = page_data(views / concept_page("Method:bert"))
     assert data["nodes"][0]["info"]["relations"][0]["phrase"] == "uses"
+
+
+def test_a_paper_page_lists_what_its_own_abstract_states_and_draws_it(views):
+    data = page_data(views / paper_page("p1"))
+    focus = next(n for n in data["nodes"] if n["id"] == "p1")
+    statements = focus["info"]["statements"]
+    assert sorted((s["head"]["name"], s["phrase"], s["tail"]["name"]) for s in statements) == [
+        ("Policy Mirror Descent", "evaluated on", "MinAtar"),
+        ("Policy Mirror Descent", "used for", "reinforcement learning"),
+        ("reinforcement learning", "evaluated on", "MinAtar"),
+    ]
+    # p2 states "PMD used for reinforcement learning" too: p1's page quotes p1's sentence.
+    assert {s["sentence"] for s in statements} == {
+        "We propose Policy Mirror Descent (PMD) for reinforcement learning on MinAtar."}
+    assert all((views / s[end]["href"]).is_file() for s in statements for end in ("head", "tail"))
+    labels = {(e["from"], e["to"], e.get("label")) for e in data["edges"]}
+    assert (PMD, "Task:reinforcement learning", "used for") in labels
+    assert ("Task:reinforcement learning", "Dataset:minatar", "evaluated on") in labels
+
+
+def test_a_paper_page_reads_symmetric_and_reversed_statements_once(views):
+    data = page_data(views / paper_page("p2"))
+    focus = next(n for n in data["nodes"] if n["id"] == "p2")
+    said = sorted((s["head"]["name"], s["phrase"], s["tail"]["name"]) for s in focus["info"]["statements"])
+    assert said == [("Natural Policy Gradient", "a kind of", "Policy Mirror Descent"),
+                    ("Natural Policy Gradient", "compared with", "Policy Mirror Descent"),
+                    ("Policy Mirror Descent", "used for", "reinforcement learning")]
+    labels = {(e["from"], e["to"], e.get("label")) for e in data["edges"]}
+    assert ("Method:natural policy gradient", PMD, "compared with, a kind of") in labels

@@ -28,8 +28,8 @@ def view_command(
     \b
     Examples:
       kg view                                  # overview + every paper and concept page
-      kg view --paper "Policy Mirror Descent"  # one paper: its concepts and related papers
-      kg view --concept "large language models"  # one concept: papers using it, what co-occurs
+      kg view --paper "Policy Mirror Descent"  # one paper: its concepts, what it states, related papers
+      kg view --concept "large language models"  # one concept: its papers, what is stated about it
     """
     if build_dir is not None and db is not None and build_dir != db:
         raise KgError(f"two builds given: {build_dir} and --db {db}; pass one")

@@ -4,8 +4,8 @@ Layout inside a build directory (kg.builds)::
 
     index.html                      overview, self-contained (scripts inlined)
     views/lib/                      vis-network (pyvis's copy) and kg's script and style
-    views/paper-<slug>-<hash>.html  one paper: its concepts and related papers
-    views/concept-<slug>-<hash>.html one concept: the papers using it, what co-occurs
+    views/paper-<slug>-<hash>.html  one paper: its concepts, what it states between them, related papers
+    views/concept-<slug>-<hash>.html one concept: the papers using it, what is stated about it, what co-occurs
 
 Nothing is fetched from the network: the pages open from disk offline.
 """
@@ -119,7 +119,7 @@ def write_map(g: nx.DiGraph, build_dir: Path, related: dict[str, list[RelatedPap
 
 def write_paper_view(g: nx.DiGraph, build_dir: Path, paper_id: str,
                      related: dict[str, list[RelatedPaper]] | None = None) -> Path:
-    """Write one paper's page (its concepts and related papers) under views/; its path."""
+    """Write one paper's page (its concepts, what it states, related papers) under views/; its path."""
     # One paper's ranking, not the corpus's: on demand in a large build this is the fast path.
     related = {paper_id: related_one(g, paper_id, LISTED_K)} if related is None else related
     views = Path(build_dir) / VIEWS

@@ -241,10 +241,16 @@ def paper_view(g: nx.DiGraph, corpus: str, pid: str, related: dict[str, list[Rel
     b = _Builder(g, prefix="", has_page=has_page)
     mine = _entities_of_paper(g, pid)
     rows = related.get(pid, [])
-    b.node(pid, value=40, borderWidth=3, info={"concepts": _concept_chips(b, mine)})
+    statements = paper_statements(b, pid, mine)
+    b.node(pid, value=40, borderWidth=3, info={"concepts": _concept_chips(b, mine), "statements": statements})
     for e in mine:
         b.node(e, value=g.nodes[e].get("papers", 1))
         _mention_edge(b, pid, e)
+    said: dict[tuple[str, str], list[str]] = {}  # one edge per pair of concepts, every phrase on it
+    for st in statements:
+        said.setdefault((st["head"]["id"], st["tail"]["id"]), []).append(st["phrase"])
+    for (u, v), phrases in said.items():
+        _statement_edge(b, u, v, phrases)
     mine_set = set(mine)
     for rank, row in enumerate(rows, 1):
         b.node(row.id, value=8 + 20 * row.score)
@@ -259,6 +265,39 @@ def paper_view(g: nx.DiGraph, corpus: str, pid: str, related: dict[str, list[Rel
     return Page(kind="paper", heading=title, subtitle=subtitle, corpus=corpus, nodes=b.net.nodes,
                 edges=b.net.edges, options=_options(len(b.net.nodes)), legend=b.legend(), search=b.search(),
                 related={pid: related_json(g, rows, "", has_page)}, pages={r.id: b.href(r.id) for r in rows}, focus=pid)
+
+
+def paper_statements(b: _Builder, pid: str, mine: list[str]) -> list[dict]:
+    """What one abstract states between its concepts ("PMD used for reinforcement learning"), in
+    the order of its sentences: the entity relationships among ``mine`` (the paper's concepts) that
+    carry the paper among their papers, each with the sentence of this paper that states it."""
+    g = b.g
+    text = paper_text(g.nodes[pid])
+    out = []
+    for u in mine:
+        for v in mine:
+            for rel, d in (g.succ[u].get(v) or {}).items():
+                phrases = RELATION_PHRASES.get(rel)
+                ids = d.get("paper_ids") or []
+                if phrases is None or pid not in ids:
+                    continue
+                sentences = d.get("sentences") or []
+                k = ids.index(pid)
+                sentence = sentences[k] if k < len(sentences) else ""
+                head, tail = _concept_chips(b, [u, v])
+                out.append({"head": {"id": u, **head}, "phrase": phrases[0], "tail": {"id": v, **tail},
+                            "sentence": sentence})
+    at = {st["sentence"]: text.find(st["sentence"]) if st["sentence"] else -1 for st in out}
+    order = [pair[0] for pair in RELATION_PHRASES.values()]
+    return sorted(out, key=lambda st: (at[st["sentence"]] if at[st["sentence"]] >= 0 else len(text),
+                                       st["head"]["name"].lower(), st["tail"]["name"].lower(),
+                                       order.index(st["phrase"])))
+
+
+def _statement_edge(b: _Builder, u: str, v: str, phrases: list[str], papers: int = 1, title: str | None = None) -> None:
+    """An edge between two concepts for what the abstracts state between them, labelled with it."""
+    b.edge(u, v, label=", ".join(phrases), width=1 + min(papers, 5), color={"color": "#cc79a7"},
+           font={"size": 10, "color": "#8a3b6b", "strokeWidth": 3}, title=title or ", ".join(phrases))
 
 
 def concept_relations(b: _Builder, eid: str, max_related: int = 30, max_statements: int = 5) -> list[dict]:
@@ -313,10 +352,9 @@ def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, ma
     for other, said in stated.items():
         if other not in b.net.node_ids:
             b.node(other, value=max(i["papers"] for _, i in said))
-        b.edge(eid, other, label=", ".join(ph for ph, _ in said), width=1 + min(max(i["papers"] for _, i in said), 5),
-               color={"color": "#cc79a7"}, font={"size": 10, "color": "#8a3b6b", "strokeWidth": 3},
-               title="; ".join(f"{ph} {i['name']} ({i['papers']} paper{'s' if i['papers'] != 1 else ''})"
-                               for ph, i in said))
+        _statement_edge(b, eid, other, [ph for ph, _ in said], papers=max(i["papers"] for _, i in said),
+                        title="; ".join(f"{ph} {i['name']} ({i['papers']} paper{'s' if i['papers'] != 1 else ''})"
+                                        for ph, i in said))
     for p in shown_users:
         b.node(p, value=4 + len(ents_of[p]))
         _mention_edge(b, p, eid)

@@ -130,6 +130,21 @@
         details.appendChild(el("h3", {text: "Concepts"}));
         details.appendChild(el("div", {"class": "concepts"}, d.concepts.map(conceptChip)));
       }
+      // What the abstract states between its concepts, grouped by the sentence that states it.
+      if (d.statements && d.statements.length) {
+        var said = [];
+        d.statements.forEach(function (st) {
+          var last = said[said.length - 1];
+          if (last && last.sentence === st.sentence) last.items.push(st);
+          else said.push({sentence: st.sentence, items: [st]});
+        });
+        details.appendChild(el("h3", {text: "What it states"}));
+        details.appendChild(el("ul", {"class": "relations said"}, said.map(function (group) {
+          return el("li", {}, group.items.map(function (st) {
+            return el("div", {"class": "stated"}, [conceptChip(st.head), " " + st.phrase + " ", conceptChip(st.tail)]);
+          }).concat(group.sentence ? [el("div", {"class": "quote"}, [el("q", {text: clip(group.sentence, 240)})])] : []));
+        })));
+      }
       details.appendChild(el("h3", {text: "Related papers"}));
       details.appendChild(relatedList(KG.related[d.id]));
     } else {
