@@ -131,3 +131,21 @@ def test_spans_cut_inside_a_phrase_are_mended_at_their_edges(text, phrase, expec
     out = tidy_edges(_Text(text), [Mention(phrase, "Method", at, at + len(phrase), text, 0.5)])
     assert [m.text for m in out] == ([expected] if expected else [])
     assert all(text[m.start:m.end] == m.text for m in out)
+
+
+def test_a_mention_that_is_one_adjective_is_dropped_by_default():
+    import spacy
+
+    from kg.extract.models import SPACY_MODEL
+    from kg.extract.postprocess import DEFAULT_STEPS, drop_lone_adjectives
+
+    doc = spacy.load(SPACY_MODEL, exclude=["ner", "lemmatizer"])("This result is fundamental for robust parsing with BERT.")
+
+    def mention(word, etype):
+        at = doc.text.index(word)
+        return Mention(word, etype, at, at + len(word), doc.text, 0.9)
+
+    kept = drop_lone_adjectives(doc, [mention("fundamental", "Task"), mention("robust parsing", "Task"),
+                                      mention("parsing", "Task"), mention("BERT", "Method")])
+    assert [m.text for m in kept] == ["robust parsing", "parsing", "BERT"]
+    assert "drop_lone_adjectives" in DEFAULT_STEPS

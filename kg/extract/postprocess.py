@@ -98,9 +98,22 @@ def _unbracketed(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
+def drop_lone_adjectives(doc, mentions: list[Mention]) -> list[Mention]:
+    """No mention that is one word spaCy tags as an adjective ("fundamental", "robust"): the
+    tagger takes some for a method or a task, where annotators mark a named thing."""
+    out = []
+    for m in mentions:
+        span = doc.char_span(m.start, m.end, alignment_mode="expand")
+        if span is not None and len(span) == 1 and span[0].pos_ == "ADJ":
+            continue
+        out.append(m)
+    return out
+
+
 Step = Callable[[object, list[Mention]], list[Mention]]
 STEPS: dict[str, Step] = {
     "tidy_edges": tidy_edges,
     "drop_generic": drop_generic,
+    "drop_lone_adjectives": drop_lone_adjectives,
 }
-DEFAULT_STEPS: tuple[str, ...] = ("tidy_edges", "drop_generic")
+DEFAULT_STEPS: tuple[str, ...] = ("tidy_edges", "drop_generic", "drop_lone_adjectives")
