@@ -5,7 +5,7 @@ import pytest
 from kg.acronyms import definitions, stands_for
 from kg.extract import bio
 from kg.extract.postprocess import drop_generic, is_generic
-from kg.records import Mention
+from kg.records import Extraction, Mention
 
 TAGS = bio.TagSet(("Method", "Task"))
 
@@ -149,3 +149,41 @@ def test_a_mention_that_is_one_adjective_is_dropped_by_default():
                                       mention("parsing", "Task"), mention("BERT", "Method")])
     assert [m.text for m in kept] == ["robust parsing", "parsing", "BERT"]
     assert "drop_lone_adjectives" in DEFAULT_STEPS
+
+
+def test_a_mention_cut_short_of_an_acronyms_long_form_takes_the_whole_long_form():
+    from kg.extract.postprocess import DEFAULT_STEPS, bound_by_acronyms
+    from kg.resolve import resolve
+    from tests.helpers import paper
+
+    text = "The inexact stochastic proximal point algorithm (isPPA) is popular. We improve isPPA."
+    p = paper("a", text)
+
+    def mention(words, nth=0):
+        at = [i for i in range(len(text)) if text.startswith(words, i)][nth]
+        return Mention(words, "Method", at, at + len(words), text, 0.9)
+
+    # The tagger's reading: the first word apart, the rest of the long form, the acronym twice.
+    found = [mention("inexact"), mention("stochastic proximal point algorithm"), mention("isPPA"),
+             mention("isPPA", 1)]
+    out = bound_by_acronyms(_Text(text), found)
+    assert [m.text for m in out] == ["inexact stochastic proximal point algorithm", "isPPA", "isPPA"]
+    assert all(text[m.start:m.end] == m.text for m in out)
+    # So the long form and its acronym are one entity, and no "inexact" entity is left.
+    r = resolve([p], [Extraction(paper_id="a", mentions=tuple(out))])
+    assert len(r.entities) == 1
+    assert set(next(iter(r.entities.values())).aliases) == {"inexact stochastic proximal point algorithm", "isPPA"}
+    assert "bound_by_acronyms" in DEFAULT_STEPS
+
+
+@pytest.mark.parametrize("text,words", [
+    ("The stochastic proximal point algorithm (SPPA) wins.", "stochastic proximal point algorithm"),  # the long form
+    ("A proximal point algorithm converges.", "proximal point algorithm"),  # no acronym defined
+    ("The inexact proximal point (isPPA) step wins.", "step"),  # ends elsewhere
+])
+def test_a_mention_that_is_a_long_form_or_beside_none_is_kept_as_it_is(text, words):
+    from kg.extract.postprocess import bound_by_acronyms
+
+    at = text.index(words)
+    m = Mention(words, "Method", at, at + len(words), text, 0.9)
+    assert bound_by_acronyms(_Text(text), [m]) == [m]

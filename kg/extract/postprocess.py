@@ -110,10 +110,32 @@ def drop_lone_adjectives(doc, mentions: list[Mention]) -> list[Mention]:
     return out
 
 
+def bound_by_acronyms(doc, mentions: list[Mention]) -> list[Mention]:
+    """A mention that ends where the long form of an acronym the abstract defines ends starts where
+    the acronym's letters say the long form starts ("inexact stochastic proximal point algorithm
+    (isPPA)": the tagger's "stochastic proximal point algorithm" becomes the whole long form, which
+    resolution then joins with "isPPA"); mentions left inside it, fragments of it, go."""
+    from kg.acronyms import definitions
+
+    starts = {d.long_span[1]: d.long_span[0] for d in definitions(doc.text)}
+    if not starts:
+        return mentions
+    out, grown = [], []
+    for m in mentions:
+        s = starts.get(m.end)
+        if s is None or s == m.start:
+            out.append(m)
+            continue
+        out.append(Mention(doc.text[s:m.end], m.type, s, m.end, m.sentence, m.score, m.source + "+acronym"))
+        grown.append((s, m.end))
+    return [m for m in out if not any(s <= m.start and m.end <= e and (m.start, m.end) != (s, e) for s, e in grown)]
+
+
 Step = Callable[[object, list[Mention]], list[Mention]]
 STEPS: dict[str, Step] = {
     "tidy_edges": tidy_edges,
     "drop_generic": drop_generic,
     "drop_lone_adjectives": drop_lone_adjectives,
+    "bound_by_acronyms": bound_by_acronyms,
 }
-DEFAULT_STEPS: tuple[str, ...] = ("tidy_edges", "drop_generic", "drop_lone_adjectives")
+DEFAULT_STEPS: tuple[str, ...] = ("tidy_edges", "drop_generic", "drop_lone_adjectives", "bound_by_acronyms")
