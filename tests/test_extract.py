@@ -167,3 +167,35 @@ def test_scierc_dev_does_not_regress():
     assert r["exact"]["documents"] == 50
     assert r["exact"]["micro"]["f1"] >= 0.61, r["exact"]["micro"]
     assert r["partial"]["micro"]["f1"] >= 0.72, r["partial"]["micro"]
+
+
+def test_phrase_vectors_survive_a_full_cache():
+    """A build of tens of thousands of abstracts fills the phrase cache: a call that needs a cached
+    phrase and brings enough new ones to evict it still gets every vector (it once raised KeyError
+    at about 50,000 abstracts), and the cache stays within its size, keeping the phrases used last."""
+    import numpy as np
+
+    from kg.extract.keyphrases import PhraseEmbedder
+
+    class Backend:
+        calls: list[list[str]] = []
+
+        def embed(self, texts):
+            self.calls.append(list(texts))
+            return np.array([[len(t), 1.0] for t in texts])
+
+    class KeyBERT:
+        model = Backend()
+
+    emb = PhraseEmbedder(KeyBERT(), cache_size=3)
+    emb.phrases(["a", "bb"])
+    emb.phrases(["ccc", "a"])  # "a" used again: "bb" is now the one used longest ago
+    out = emb.phrases(["a", "dddd", "eeeee", "ffffff"])  # three new ones evict "a" itself
+    assert set(out) == {"a", "dddd", "eeeee", "ffffff"}
+    for p, v in out.items():
+        assert np.allclose(v, np.array([len(p), 1.0]) / np.linalg.norm([len(p), 1.0]))
+    assert len(emb.cache) == 3 and list(emb.cache) == ["dddd", "eeeee", "ffffff"]
+    assert KeyBERT.model.calls == [["a", "bb"], ["ccc"], ["dddd", "eeeee", "ffffff"]]
+    # Asked again, a phrase the cache still holds is not embedded again.
+    emb.phrases(["eeeee"])
+    assert KeyBERT.model.calls[-1] == ["dddd", "eeeee", "ffffff"]

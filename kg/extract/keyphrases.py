@@ -58,13 +58,24 @@ class PhraseEmbedder:
         return out
 
     def phrases(self, phrases: Sequence[str]) -> dict[str, np.ndarray]:
-        todo = [p for p in dict.fromkeys(phrases) if p not in self.cache]
+        """The vector of each distinct phrase. The cache keeps the ``cache_size`` phrases used
+        last; what this call returns is gathered before any is evicted, since a corpus of tens of
+        thousands of abstracts fills the cache within one call's reach."""
+        out: dict[str, np.ndarray] = {}
+        todo = []
+        for p in dict.fromkeys(phrases):
+            v = self.cache.get(p)
+            if v is None:
+                todo.append(p)
+            else:
+                self.cache.move_to_end(p)
+                out[p] = v
         if todo:
             for p, v in zip(todo, self._embed(todo, self.batch_size)):
-                self.cache[p] = v
+                self.cache[p] = out[p] = v
             while len(self.cache) > self.cache_size:
                 self.cache.popitem(last=False)
-        return {p: self.cache[p] for p in phrases}
+        return out
 
     def documents(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts, 16)
