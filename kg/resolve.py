@@ -199,8 +199,16 @@ def display_name(key: str, forms: Counter[str]) -> str:
     """An entity's name from its key and its surface forms (with their counts): the long form when
     an acronym was merged into it, else the commonest form that is the key itself ("Mistral", not
     "Mistral models"), else the commonest form."""
-    ranked = sorted(forms, key=lambda s: (not (_multiword(s) and normalize(s) == key), normalize(s) != key,
-                                          "(" in s, -forms[s], s))
+    named = Counter(forms)
+    for s, n in forms.items():
+        # A long form written with its acronym and a generic head ("Federated Learning (FL)
+        # techniques", "Natural Policy Gradient (NPG) method") names the entity without them.
+        defined = _LEADING_PARENS.match(s)
+        if defined and defined.end() < len(s) and _abbreviates(defined.group(2), defined.group(1)) \
+                and normalize(defined.group(1)) == key:
+            named[defined.group(1)] += n
+    ranked = sorted(named, key=lambda s: (not (_multiword(s) and normalize(s) == key), normalize(s) != key,
+                                          "(" in s, -named[s], s))
     name = ranked[0]
     defined = _TRAILING_PARENS.match(name)
     if defined and _abbreviates(defined.group(2), defined.group(1)):

@@ -283,3 +283,14 @@ def test_definitions_before_their_acronym_match_the_whole_patterns(text):
     for pattern, anchor in zip(before, acronyms._ANCHORS):
         whole = [(m.start("long"), m.end("long"), m.start("acro"), m.end("acro")) for m in pattern.finditer(text)]
         assert list(acronyms._before_matches(anchor, text)) == whole
+
+
+def test_a_long_form_written_with_its_acronym_and_a_generic_head_names_the_entity_without_them():
+    p1 = paper("a", "Federated Learning (FL) techniques keep data local.")
+    r = resolve([p1], [extraction(p1, ("Federated Learning (FL) techniques", "Method"))])
+    assert r.entities["Method:federated learning"].name == "Federated Learning"
+    p2 = paper("b", "It gives rise to the Natural Policy Gradient (NPG) method. NPG is old.")
+    r = resolve([p2], [extraction(p2, ("Natural Policy Gradient (NPG) method", "Method"), ("NPG", "Method"))])
+    (entity,) = r.entities.values()
+    assert entity.name == "Natural Policy Gradient"
+    assert set(entity.aliases) == {"Natural Policy Gradient (NPG) method", "NPG"}  # as written, nothing made up
