@@ -20,7 +20,7 @@ from kg.graph import build_graph
 from kg.graphio import write_graphml, write_json
 from kg.records import ENTITY_TYPES, Extraction, Paper
 from kg.resolve import Resolution, resolve
-from kg.store import write_store
+from kg.store import store_written_meanwhile
 
 
 @dataclass(frozen=True)
@@ -195,21 +195,23 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
         if result.extractions:  # a result made by hand may have none: then it cannot be added to
             _write_records(result, tmp / shards.RECORDS)
         timings["write_records"] = time.perf_counter() - t
-        t = time.perf_counter()
-        write_json(result.graph, tmp / builds.GRAPH_JSON)
-        write_graphml(result.graph, tmp / builds.GRAPH_ML)
-        timings["write_graph_files"] = time.perf_counter() - t
-        t = time.perf_counter()
-        write_store(result.graph, tmp / builds.STORE)
-        timings["write_store"] = time.perf_counter() - t
-        if options.views:
-            from kg.view import write_views
-
+        # The store is written beside the graph files and the pages (its statements run outside
+        # the GIL; its timing is its own, overlapping theirs), unless page workers are forked.
+        with store_written_meanwhile(result.graph, tmp / builds.STORE,
+                                     background=options.workers == 1 or not options.views) as store_seconds:
             t = time.perf_counter()
-            only = kept_pages(tmp) if kept_pages is not None else None
-            write_views(result.graph, tmp, corpus=result.corpus.name, related=related, fresh=True,
-                        workers=options.workers, only=only)
-            timings["write_views"] = time.perf_counter() - t
+            write_json(result.graph, tmp / builds.GRAPH_JSON)
+            write_graphml(result.graph, tmp / builds.GRAPH_ML)
+            timings["write_graph_files"] = time.perf_counter() - t
+            if options.views:
+                from kg.view import write_views
+
+                t = time.perf_counter()
+                only = kept_pages(tmp) if kept_pages is not None else None
+                write_views(result.graph, tmp, corpus=result.corpus.name, related=related, fresh=True,
+                            workers=options.workers, only=only)
+                timings["write_views"] = time.perf_counter() - t
+        timings["write_store"] = store_seconds()
         # The manifest is written last: a folder without one is never taken for a build.
         builds.Manifest(
             kg_version=__version__,

@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -108,15 +109,21 @@ def plain(value: Any) -> Any:
     return value
 
 
-def write_store(g: nx.DiGraph, path: Path | str) -> None:
-    """Create a new store at ``path`` (which must not exist) holding graph ``g``."""
+def write_store(g: nx.DiGraph, path: Path | str, cancelled: Callable[[], bool] | None = None) -> None:
+    """Create a new store at ``path`` (which must not exist) holding graph ``g``. ``cancelled``:
+    asked between statements; when it says True the write stops with ``StoreCancelled``."""
     path = Path(path)
     if path.exists():
         raise KgError(f"{path}: already exists; kg writes a new store and swaps it in")
     papers = sum(1 for _, label in g.nodes(data="label") if label == schema.PAPER)
     pool = max(_WRITE_POOL_MIN, papers * _WRITE_POOL_PER_PAPER)
     limit = _memory_bytes() // 2
-    with _sigint_between_statements() as check:
+    with _sigint_between_statements() as interrupted:
+        def check() -> None:
+            interrupted()
+            if cancelled is not None and cancelled():
+                raise StoreCancelled(str(path))
+
         while True:
             try:
                 _write_tables(g, path, check, pool)
@@ -126,6 +133,52 @@ def write_store(g: nx.DiGraph, path: Path | str) -> None:
                     raise
             _remove_store(path)
             pool *= 2
+
+
+class StoreCancelled(Exception):
+    """A store write stopped because its caller gave up (``write_store``'s ``cancelled``)."""
+
+
+@contextmanager
+def store_written_meanwhile(g: nx.DiGraph, path: Path | str, background: bool = True) -> Iterator[Callable[[], float]]:
+    """Write the store of ``g`` at ``path`` in a thread while the block runs, and wait for it at
+    the end of the block: the engine runs its statements outside the GIL, so a build writes its
+    pages and graph files meanwhile. The block gets a function giving the write's seconds.
+
+    An error of the write is raised at the end of the block. When the block itself fails (or
+    is interrupted), the write is stopped at its next statement and waited for, so nothing is
+    still writing into a folder the caller then removes. ``background=False`` writes the store
+    first, in this thread: for a block that forks processes, which must not copy a process
+    whose other thread is inside the engine."""
+    seconds = [0.0]
+    if not background:
+        t = time.perf_counter()
+        write_store(g, path)
+        seconds[0] = time.perf_counter() - t
+        yield lambda: seconds[0]
+        return
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        t = time.perf_counter()
+        try:
+            write_store(g, path, cancelled=stop.is_set)
+        except BaseException as exc:  # raised again in the caller's thread
+            errors.append(exc)
+        seconds[0] = time.perf_counter() - t
+
+    thread = threading.Thread(target=run, name="kg-store-writer", daemon=True)
+    thread.start()
+    try:
+        yield lambda: seconds[0]
+        thread.join()
+    except BaseException:
+        stop.set()
+        thread.join()
+        raise
+    if errors:
+        raise errors[0]
 
 
 def _memory_bytes() -> int:

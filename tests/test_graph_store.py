@@ -189,3 +189,30 @@ def test_store_write_grows_a_too_small_buffer_pool(tmp_path, monkeypatch):
     with Store(tmp_path / "store") as s:
         assert s.query("MATCH (p:Paper)-[:USES]->(m:Method) RETURN count(*), count(DISTINCT m)").rows == [[2000, 50]]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]  # no half-written leftovers
+
+
+def test_a_store_written_beside_other_work_is_whole_when_the_block_ends(graph, tmp_path):
+    from kg.store import store_written_meanwhile
+
+    with store_written_meanwhile(graph, tmp_path / "store") as seconds:
+        write_json(graph, tmp_path / "g.json")  # what a build does meanwhile
+    assert seconds() > 0
+    with Store(tmp_path / "store") as s:
+        assert s.query("MATCH (p:Paper) RETURN count(p)").rows == [[3]]
+
+
+def test_a_store_write_that_fails_fails_the_block_and_one_cut_short_stops_the_write(graph, tmp_path):
+    import threading
+
+    from kg.store import store_written_meanwhile
+
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(KgError, match="already exists"):
+        with store_written_meanwhile(graph, tmp_path / "taken"):
+            pass
+    # The block fails: its error is the one raised, and no writer is left running, so the
+    # folder can be removed at once (a build then deletes its half-written folder).
+    with pytest.raises(KeyboardInterrupt):
+        with store_written_meanwhile(graph, tmp_path / "cut"):
+            raise KeyboardInterrupt
+    assert not [t for t in threading.enumerate() if t.name == "kg-store-writer"]

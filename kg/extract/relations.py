@@ -156,13 +156,13 @@ def build_network(config: RelationConfig, layers=None):
         def __init__(self) -> None:
             super().__init__()
             if layers is None:
-                from transformers import AutoConfig
-                from transformers.models.bert.modeling_bert import BertLayer
-
+                from kg.extract.encoder import EncoderConfig, Layer
                 from kg.extract.tagger import base_path
 
-                cfg = AutoConfig.from_pretrained(str(base_path()))
-                self.layers = nn.ModuleList(BertLayer(cfg) for _ in range(cfg.num_hidden_layers - config.split))
+                cfg = EncoderConfig.from_file(base_path() / "config.json")
+                # Eager attention: what transformers' BertLayer built from a bare config ran, so
+                # relation scores, cached extractions among them, are what they were.
+                self.layers = nn.ModuleList(Layer(cfg, eager=True) for _ in range(cfg.num_hidden_layers - config.split))
             else:
                 self.layers = nn.ModuleList(layers)
             self.marks = nn.Embedding(1 + 2 * len(config.entity_labels), config.hidden_size)
@@ -191,8 +191,6 @@ def build_network(config: RelationConfig, layers=None):
             ext = (1.0 - mask[:, None, None, :]) * torch.finfo(torch.float32).min
             for layer in self.layers:
                 x = layer(x, attention_mask=ext)
-                if isinstance(x, tuple):
-                    x = x[0]
             return self.head(self.pair_rows(x, batch))
 
         def pair_rows(self, x, batch: Sequence[Sentence]):

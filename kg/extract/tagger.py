@@ -107,21 +107,17 @@ def build_model(config: TaggerConfig):
     """The network, with the base encoder's weights and an untrained head."""
     import torch
     from torch import nn
-    from transformers import AutoModel
-    from transformers.utils import logging as hf_logging
 
-    hf_logging.disable_progress_bar()  # no "Loading weights" bar on every command
-    hf_logging.set_verbosity_error()
+    from kg.extract.encoder import load_encoder
 
     class TaggerModel(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.encoder = AutoModel.from_pretrained(str(base_path()))
+            self.encoder = load_encoder(base_path())
             if config.layers is not None:
                 # The lower layers alone: each layer is a sixth of the time, and the upper ones,
                 # trained for sentence similarity, are retrained for tagging anyway.
-                self.encoder.encoder.layer = self.encoder.encoder.layer[:config.layers]
-                self.encoder.config.num_hidden_layers = config.layers
+                self.encoder.keep_layers(config.layers)
             hidden = self.encoder.config.hidden_size
             self.shape = nn.Linear(SHAPES, config.shape_dim)
             self.dropout = nn.Dropout(0.1)
@@ -129,8 +125,7 @@ def build_model(config: TaggerConfig):
 
         def forward(self, input_ids, attention_mask, shapes, layer: int | None = None):
             """The tags' logits; with ``layer``, also the hidden states after that many layers."""
-            out = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
-                               output_hidden_states=layer is not None)
+            out = self.encoder(input_ids, attention_mask, output_hidden_states=layer is not None)
             x = torch.cat([out.last_hidden_state, torch.tanh(self.shape(shapes))], dim=-1)
             logits = self.head(self.dropout(x))
             return logits if layer is None else (logits, out.hidden_states[layer])
@@ -173,12 +168,8 @@ class Tagger:
         """Each text cut into overlapping windows of word pieces."""
         if not texts:
             return []
-        enc = self.tokenizer(list(texts), max_length=self.config.max_length, stride=self.config.stride,
-                             truncation=True, return_overflowing_tokens=True, return_offsets_mapping=True)
         out = []
-        for w, ids in enumerate(enc["input_ids"]):
-            ti = enc["overflow_to_sample_mapping"][w]
-            offsets = [tuple(o) for o in enc["offset_mapping"][w]]
+        for ti, ids, offsets in self.tokenizer.windows(texts, self.config.max_length, self.config.stride):
             text = texts[ti]
             out.append(Encoded(ti, ids, offsets, shape_features(text, offsets, word_spans(text, offsets))))
         return out
@@ -268,9 +259,9 @@ def collate(windows: Sequence[Encoded], pad_id: int, with_labels: bool = False, 
 
 
 def load_tokenizer():
-    from transformers import AutoTokenizer
+    from kg.extract.encoder import WordPieces
 
-    return AutoTokenizer.from_pretrained(str(base_path()))
+    return WordPieces(base_path() / "tokenizer.json")
 
 
 def save(tagger_model, config: TaggerConfig, folder: str | Path) -> Path:
