@@ -285,42 +285,55 @@ class ConceptIndex:
     def from_graph(cls, g: nx.DiGraph) -> ConceptIndex:
         mention_types = set(schema.MENTION_REL.values())
         strengths: dict[str, dict[str, float]] = {}
-        name_votes: dict[str, Counter] = defaultdict(Counter)
-        type_votes: dict[str, Counter] = defaultdict(Counter)
+        name_votes: dict[str, dict[str, float]] = {}
+        type_votes: dict[str, dict[str, int]] = {}
         titles = {}
         entities: dict[str, str] = {}
         same = _alias_keys(g)
         # An entity is read once however many papers mention it, a repeated key phrase likewise;
-        # the memo lives as long as this index is built, not the process.
+        # the memo lives as long as this index is built, not the process. (This loop runs for
+        # every mention of the corpus: plain dicts, not Counters, whose missing keys cost a call.)
         derived: dict[tuple[str, tuple[str, ...]], list[tuple[str, float, str, bool]]] = {}
+        entity_keys: dict[str, str] = {}
         headed: set[str] = set()  # concepts some phrase of the corpus has as its head or whole
+
+        def concepts_of(phrase: str, aliases: Iterable[str]) -> list[tuple[str, float, str, bool]]:
+            form = (phrase, tuple(aliases))
+            found = derived.get(form)
+            if found is None:
+                found = derived[form] = [(same.get(k, k), *v) for k, v in _derive(*form).items()]
+                headed.update(key for key, _, _, is_headed in found if is_headed)
+            return found
+
         for pid in papers_of(g):
             data = g.nodes[pid]
             titles[pid] = data.get("title") or pid
             feats: dict[str, float] = {}
 
             def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = (), times: int = 1) -> None:
-                form = (phrase, tuple(aliases))
-                if form not in derived:
-                    derived[form] = [(k, *v) for k, v in _derive(*form).items()]
-                for key, w, surface, is_headed in derived[form]:
-                    key = same.get(key, key)
-                    if is_headed:
-                        headed.add(key)
-                    w *= scale
+                vote = 2 if ctype != KEY_CONCEPT else 1
+                for key, w, surface, is_headed in concepts_of(phrase, aliases):
                     # Independent evidence accumulates (noisy-or): a word heading three phrases,
                     # or an entity named three times, is more surely what the paper is about.
-                    feats[key] = 1.0 - (1.0 - feats.get(key, 0.0)) * (1.0 - min(w, 0.999)) ** times
+                    feats[key] = 1.0 - (1.0 - feats.get(key, 0.0)) * (1.0 - min(w * scale, 0.999)) ** times
                     # The display name of a concept is its commonest surface form as a head:
                     # "sample complexity" names the stem complex, "complex problems" only uses it.
-                    name_votes[key][surface] += 1.0 if is_headed else 0.001
-                    type_votes[key][ctype] += 2 if ctype != KEY_CONCEPT else 1
+                    names = name_votes.get(key)
+                    if names is None:
+                        names = name_votes[key] = {}
+                    names[surface] = names.get(surface, 0.0) + (1.0 if is_headed else 0.001)
+                    kinds = type_votes.get(key)
+                    if kinds is None:
+                        kinds = type_votes[key] = {}
+                    kinds[ctype] = kinds.get(ctype, 0) + vote
 
             for _, eid, edata in g.out_edges(pid, data=True):
                 if edata.get("type") not in mention_types:
                     continue
                 ent = g.nodes[eid]
-                entities.setdefault(_key(ent.get("name") or ""), eid)
+                if eid not in entity_keys:
+                    entity_keys[eid] = _key(ent.get("name") or "")
+                entities.setdefault(entity_keys[eid], eid)
                 add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
                     times=max(1, int(edata.get("mentions") or 1)))
             for phrase in data.get("key_concepts") or ():
@@ -345,8 +358,8 @@ class ConceptIndex:
             norms[pid] = math.sqrt(sum(x * x for x in vec.values())) or 1.0
             for c in vec:
                 postings[c].append(pid)
-        names = {c: _display_name(name_votes[c]) or c for c in df}
-        types = {c: type_votes[c].most_common(1)[0][0] for c in df}
+        names = {c: _display_name(name_votes.get(c, {})) or c for c in df}
+        types = {c: max(type_votes[c], key=type_votes[c].get) for c in df}  # the first of the most voted
         limit = max(n * BROAD_SHARE, BROAD_MIN)
         broad = frozenset(c for c in df if df[c] > limit)
         return cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad)

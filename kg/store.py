@@ -169,8 +169,19 @@ def store_written_meanwhile(g: nx.DiGraph, path: Path | str, background: bool = 
         seconds[0] = time.perf_counter() - t
 
     thread = threading.Thread(target=run, name="kg-store-writer", daemon=True)
-    thread.start()
+    # A Ctrl-C while the thread starts is kept for the line after: raised inside start(), it
+    # would leave a writer that nothing waits for, still in the engine when Python exits.
+    got: list[int] = []
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum)) if main else None
     try:
+        thread.start()
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+    try:
+        if got:
+            raise KeyboardInterrupt
         yield lambda: seconds[0]
         thread.join()
     except BaseException:
@@ -227,9 +238,9 @@ def _sigint_between_statements() -> Iterator[Callable[[], None]]:
 
 def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: int) -> None:
     store = Store(path, read_only=False, pool_bytes=pool)
-    check()
     tables = _rel_tables()
     try:
+        check()  # inside: a store left open when the write stops aborts the process at exit
         for label in schema.NODE_LABELS:
             props = schema.node_properties(label)
             cols = ", ".join(f"{name} {typ}" for name, typ in props.items())
