@@ -142,9 +142,10 @@ def keep_pages(g: nx.MultiDiGraph, related: dict[str, list[RelatedPaper]], new: 
     written. None (write them all) when the earlier build has no pages, or pages for only some
     nodes (a build over ``kg.view.PAGE_LIMIT`` nodes).
 
-    Written afresh: the pages of the new papers; of earlier papers whose concepts changed (a new
-    paper's acronym definition can merge two entities) or whose related papers include one just
-    written; and of every concept of those papers (its papers, or what co-occurs with it, changed).
+    Written afresh: the pages of the new papers and of earlier papers whose concepts changed (a
+    new paper's acronym definition can merge two entities); of every concept of those papers (its
+    papers, or what co-occurs with it, changed); and of earlier papers whose related papers
+    include one of those papers (the shared concepts listed may be ones that changed).
     So no kept page links to a page that is gone. A kept page shows the related-paper scores,
     and the paper counts of concepts, of the earlier build: each weighs a concept by how rare it
     is in the corpus, and a few added papers move those figures a little (docs/BENCHMARKS.md).
@@ -163,8 +164,11 @@ def keep_pages(g: nx.MultiDiGraph, related: dict[str, list[RelatedPaper]], new: 
         if p not in changed and any(builds.page_name("concept", e) not in old for e in g.successors(p)
                                     if g.nodes[e]["label"] != PAPER):
             changed.add(p)
-    changed |= {p for p in papers if any(r.id in changed for r in related.get(p, ()))}
-    write = changed | {e for p in changed for e in g.successors(p) if g.nodes[e]["label"] != PAPER}
+    # A concept's page shows the papers mentioning it and their other concepts: it changes with
+    # the papers whose concepts changed, not with a paper that only lists one of them as related.
+    concepts = {e for p in changed for e in g.successors(p) if g.nodes[e]["label"] != PAPER}
+    relisted = {p for p in papers if any(r.id in changed for r in related.get(p, ()))}
+    write = changed | relisted | concepts
     views.mkdir(parents=True, exist_ok=True)
     for n in papers + ents:
         if n not in write:
