@@ -113,8 +113,34 @@ def iter_tables(folder: Path, columns: Iterable[str] | None = None) -> Iterator[
 def iter_records(folder: Path) -> Iterator[tuple[Paper, Extraction]]:
     """(Paper, Extraction) of every row of every shard, in order."""
     for table in iter_tables(folder):
-        for row in table.to_pylist():
-            yield _paper(row), _extraction(row)
+        yield from _records(table)
+
+
+def _records(table: pa.Table) -> Iterator[tuple[Paper, Extraction]]:
+    # Column by column: the nested columns flattened to one Python list per field, then cut
+    # at the lists' offsets. Arrow's row dicts (to_pylist) were most of the time `kg add` took
+    # to read a build's records.
+    cols = {name: table.column(name).to_pylist() for name in _PAPER_COLUMNS}
+    mentions = _nested(table, "mentions", Mention)
+    relations = _nested(table, "relations", Relation)
+    concepts = _nested(table, "key_concepts", lambda phrase, score: (phrase, score))
+    for i in range(table.num_rows):
+        row = {name: col[i] for name, col in cols.items()}
+        yield _paper(row), Extraction(paper_id=row["id"], mentions=mentions[i], relations=relations[i],
+                                      key_concepts=concepts[i])
+
+
+_PAPER_COLUMNS = ("id", "title", "abstract", "text", "source", "authors", "year", "venue", "url", "keywords")
+
+
+def _nested(table: pa.Table, name: str, make) -> list[tuple]:
+    """Each row's list of structs as a tuple of ``make(*fields)``."""
+    lists = table.column(name).combine_chunks()
+    structs = lists.flatten()  # the structs of every row, one after another (null lists hold none)
+    items = [make(*values) for values in zip(*(structs.field(f).to_pylist() for f in range(structs.type.num_fields)))]
+    offsets = lists.offsets.to_pylist()
+    first = offsets[0]  # not 0 where the column is a slice of a larger array
+    return [tuple(items[offsets[i] - first:offsets[i + 1] - first]) for i in range(len(lists))]
 
 
 def read_records(folder: Path) -> tuple[list[Paper], list[Extraction]]:
@@ -132,12 +158,3 @@ def _paper(row: dict) -> Paper:
     return Paper(id=row["id"], title=row["title"], abstract=row["abstract"], text=row["text"],
                  source=row["source"], authors=tuple(row["authors"] or ()), year=row["year"],
                  venue=row["venue"], url=row["url"], keywords=tuple(row["keywords"] or ()))
-
-
-def _extraction(row: dict) -> Extraction:
-    return Extraction(
-        paper_id=row["id"],
-        mentions=tuple(Mention(**m) for m in row["mentions"] or ()),
-        relations=tuple(Relation(**r) for r in row["relations"] or ()),
-        key_concepts=tuple((c["phrase"], c["score"]) for c in row["key_concepts"] or ()),
-    )
