@@ -48,14 +48,13 @@ class QueryResult:
 class Store:
     """A LadybugDB database of one build; open read-only unless writing it."""
 
-    def __init__(self, path: Path | str, read_only: bool = True, pool_bytes: int | None = None, threads: int = 0):
+    def __init__(self, path: Path | str, read_only: bool = True, pool_bytes: int | None = None):
         self.path = Path(path)
         if read_only and not self.path.exists():
             raise KgError(f"{self.path}: no embedded store here (rebuild with `kg build`)")
         try:
             pool = {} if read_only else {"buffer_pool_size": pool_bytes or _WRITE_POOL_MIN}
-            # threads: the engine's worker threads (0: one per core)
-            self._db = ladybug.Database(str(self.path), read_only=read_only, max_num_threads=threads, **pool)
+            self._db = ladybug.Database(str(self.path), read_only=read_only, **pool)
             self._conn = ladybug.Connection(self._db)
         except RuntimeError as exc:
             raise KgError(_engine_message(self.path, exc)) from None
@@ -110,11 +109,9 @@ def plain(value: Any) -> Any:
     return value
 
 
-def write_store(g: nx.DiGraph, path: Path | str, cancelled: Callable[[], bool] | None = None,
-                threads: int = 0) -> None:
+def write_store(g: nx.DiGraph, path: Path | str, cancelled: Callable[[], bool] | None = None) -> None:
     """Create a new store at ``path`` (which must not exist) holding graph ``g``. ``cancelled``:
-    asked between statements; when it says True the write stops with ``StoreCancelled``.
-    ``threads``: the engine's worker threads (0: one per core)."""
+    asked between statements; when it says True the write stops with ``StoreCancelled``."""
     path = Path(path)
     if path.exists():
         raise KgError(f"{path}: already exists; kg writes a new store and swaps it in")
@@ -129,7 +126,7 @@ def write_store(g: nx.DiGraph, path: Path | str, cancelled: Callable[[], bool] |
 
         while True:
             try:
-                _write_tables(g, path, check, pool, threads)
+                _write_tables(g, path, check, pool)
                 return
             except KgError as exc:
                 if _POOL_FULL not in str(exc) or pool * 2 > limit:
@@ -163,14 +160,10 @@ def store_written_meanwhile(g: nx.DiGraph, path: Path | str, background: bool = 
     stop = threading.Event()
     errors: list[BaseException] = []
 
-    # The engine leaves a core to the block's Python thread: on two cores, its two threads and
-    # the page writer slowed each other more than one engine thread is slower than two.
-    threads = max(1, len(os.sched_getaffinity(0)) - 1) if hasattr(os, "sched_getaffinity") else 0
-
     def run() -> None:
         t = time.perf_counter()
         try:
-            write_store(g, path, cancelled=stop.is_set, threads=threads)
+            write_store(g, path, cancelled=stop.is_set)
         except BaseException as exc:  # raised again in the caller's thread
             errors.append(exc)
         seconds[0] = time.perf_counter() - t
@@ -243,8 +236,8 @@ def _sigint_between_statements() -> Iterator[Callable[[], None]]:
     check()
 
 
-def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: int, threads: int = 0) -> None:
-    store = Store(path, read_only=False, pool_bytes=pool, threads=threads)
+def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: int) -> None:
+    store = Store(path, read_only=False, pool_bytes=pool)
     tables = _rel_tables()
     try:
         check()  # inside: a store left open when the write stops aborts the process at exit

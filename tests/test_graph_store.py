@@ -181,7 +181,7 @@ def test_store_write_grows_a_too_small_buffer_pool(tmp_path, monkeypatch):
         g.add_edge(f"p{i}", f"Method:m{i % 50}", type="USES", mentions=1, surface=["m"], sentences=["s " * 50])
     pools: list[int] = []
     write = store_mod._write_tables
-    monkeypatch.setattr(store_mod, "_write_tables", lambda *a: pools.append(a[3]) or write(*a))  # (g, path, check, pool, threads)
+    monkeypatch.setattr(store_mod, "_write_tables", lambda *a: pools.append(a[-1]) or write(*a))
     monkeypatch.setattr(store_mod, "_WRITE_POOL_MIN", 2 * 1024 * 1024)
     monkeypatch.setattr(store_mod, "_WRITE_POOL_PER_PAPER", 1)
     write_store(g, tmp_path / "store")
