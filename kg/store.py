@@ -169,24 +169,17 @@ def store_written_meanwhile(g: nx.DiGraph, path: Path | str, background: bool = 
         seconds[0] = time.perf_counter() - t
 
     thread = threading.Thread(target=run, name="kg-store-writer", daemon=True)
-    # A Ctrl-C while the thread starts is kept for the line after: raised inside start(), it
-    # would leave a writer that nothing waits for, still in the engine when Python exits.
-    got: list[int] = []
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum)) if main else None
     try:
-        thread.start()
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
-    try:
-        if got:
-            raise KeyboardInterrupt
+        # A Ctrl-C while the thread starts is raised once it has: raised inside start(), it
+        # would leave a writer that nothing waits for, still in the engine when Python exits.
+        with _sigint_between_statements():
+            thread.start()
         yield lambda: seconds[0]
         thread.join()
     except BaseException:
         stop.set()
-        thread.join()
+        if thread.ident is not None:  # started
+            thread.join()
         raise
     if errors:
         raise errors[0]
@@ -212,7 +205,8 @@ def _remove_store(path: Path) -> None:
 
 @contextmanager
 def _sigint_between_statements() -> Iterator[Callable[[], None]]:
-    """Ctrl-C while the store is written: finish the statement, then raise KeyboardInterrupt.
+    """Ctrl-C while the store is written: finish the statement, then raise KeyboardInterrupt
+    (at the next ``check()``, or when the block ends).
 
     ladybug swallows a KeyboardInterrupt that lands while it checks the SIGINT handler
     before a statement (it prints "Exception ignored ..." and goes on), so a Ctrl-C at
