@@ -195,7 +195,7 @@ def load_encoder(folder: Path | str) -> Encoder:
     folder = Path(folder)
     model = Encoder(EncoderConfig.from_file(folder / "config.json"))
     state = load_file(str(folder / "model.safetensors"))
-    state = {k.removeprefix("bert."): v for k, v in state.items() if not k.endswith("position_ids")}
+    state = {k: v for k, v in state.items() if not k.endswith("position_ids")}  # a buffer, not a weight
     model.load_state_dict(state)
     return model
 
