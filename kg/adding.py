@@ -15,13 +15,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import networkx as nx
 
 from kg import builds, shards
 from kg.corpus import Corpus, read_corpus
@@ -29,8 +27,6 @@ from kg.corpus.papers import normalized
 from kg.errors import KgError
 from kg.pipeline import BuildOptions, BuildResult, assemble, extract_corpus, extractor_version, write_build
 from kg.records import Extraction, Paper
-from kg.related import RelatedPaper
-from kg.schema import PAPER
 
 
 @dataclass(frozen=True)
@@ -72,21 +68,26 @@ def add(
     """Add the papers of ``corpus_path`` that ``db`` (a build folder; default: the most recent
     build under exports/) lacks, and swap the new build in. ``options`` gives how to extract
     (workers, cache, cluster, views); the model, KeyBERT and ``related_k`` are the build's own.
-    ``all_pages``: write every page afresh, not only those the new papers change (``keep_pages``)."""
+    ``all_pages``: write every page afresh, not only those the new papers change (a page whose
+    digest is unchanged is linked from the earlier build: ``kg.view.write_views``)."""
     t0 = time.perf_counter()
     build = builds.open_build(db)
     path = builds.output_path(build.path)
     if path.name.startswith(".") and path.name.endswith(".old"):
-        # A swap was cut between its renames (or is under way): a writer puts the build back first.
+        # A swap was cut between its renames (or is under way): a writer puts the build back
+        # first, under the swap lock, so as not to undo a swap that is under way.
         path = path.with_name(path.name[1:-4])
-        builds.recover(path)
+        with builds.swap_lock(path):
+            builds.recover(path)
         build = builds.open_build(path)
+    # The stamp first: if another build is swapped in while this one reads the manifest and the
+    # records, the check before the swap sees it.
+    stamp = _stamp(build.path)
     manifest = build.manifest
     records = build.path / shards.RECORDS
     if not shards.shard_paths(records):
         raise KgError(f"{path}: has no {shards.RECORDS}/ (built before `kg add` existed, or written by hand); "
                       f"build it again with `kg build` to add to it")
-    stamp = _stamp(build.path)
     options = options_of(manifest, options)
     old_papers, old_extractions = shards.read_records(records)
 
@@ -123,65 +124,16 @@ def add(
                       timings=timings, extractions=extractions, kept_records=records, kept=len(old_papers),
                       added=(*manifest.added, str(corpus.path.resolve())), extractor=manifest.extractor)
     t = time.perf_counter()
-    pages = None
-    if options.views and not all_pages and related is not None:
-        def pages(folder: Path) -> set[str] | None:
-            return keep_pages(g, related, {p.id for p in new}, build.path / builds.VIEWS, folder / builds.VIEWS)
-    write_build(out, dataclasses.replace(options, out=path), related, check=lambda _: _unchanged(path, stamp),
-                kept_pages=pages)
+    try:
+        write_build(out, dataclasses.replace(options, out=path), related, check=lambda _: _unchanged(path, stamp),
+                    keep_pages_from=None if all_pages else build.path / builds.VIEWS)
+    except OSError:
+        _unchanged(path, stamp)  # the build's files went from under the add: say why, in one line
+        raise
     timings["write"] = time.perf_counter() - t
     out.seconds = result.seconds = time.perf_counter() - t0
     result.build = out
     return result
-
-
-def keep_pages(g: nx.MultiDiGraph, related: dict[str, list[RelatedPaper]], new: set[str], old_views: Path,
-               views: Path) -> set[str] | None:
-    """Link into ``views`` the pages of the earlier build (``old_views``) that the added papers
-    leave as they were, but for corpus-relative figures; return the nodes whose pages must be
-    written. None (write them all) when the earlier build has no pages, or pages for only some
-    nodes (a build over ``kg.view.PAGE_LIMIT`` nodes).
-
-    Written afresh: the pages of the new papers and of earlier papers whose concepts changed (a
-    new paper's acronym definition can merge two entities); of every concept of those papers (its
-    papers, or what co-occurs with it, changed); and of earlier papers whose related papers
-    include one of those papers (the shared concepts listed may be ones that changed).
-    So no kept page links to a page that is gone. A kept page shows the related-paper scores,
-    and the paper counts of concepts, of the earlier build: each weighs a concept by how rare it
-    is in the corpus, and a few added papers move those figures a little (docs/BENCHMARKS.md).
-    """
-    from kg.graph import entities_of, papers_of
-    from kg.view import PAGE_LIMIT
-
-    papers, ents = papers_of(g), entities_of(g)
-    if len(papers) + len(ents) > PAGE_LIMIT or not old_views.is_dir():
-        return None
-    old = set(os.listdir(old_views))
-    if not all(builds.page_name("paper", p) in old for p in papers if p not in new):
-        return None  # the earlier build lacks pages of its own papers: not one kg add can keep
-    changed = set(new)
-    for p in papers:
-        if p not in changed and any(builds.page_name("concept", e) not in old for e in g.successors(p)
-                                    if g.nodes[e]["label"] != PAPER):
-            changed.add(p)
-    # A concept's page shows the papers mentioning it and their other concepts: it changes with
-    # the papers whose concepts changed, not with a paper that only lists one of them as related.
-    concepts = {e for p in changed for e in g.successors(p) if g.nodes[e]["label"] != PAPER}
-    relisted = {p for p in papers if any(r.id in changed for r in related.get(p, ()))}
-    write = changed | relisted | concepts
-    views.mkdir(parents=True, exist_ok=True)
-    for n in papers + ents:
-        if n not in write:
-            name = builds.page_name("paper" if g.nodes[n]["label"] == PAPER else "concept", n)
-            _link(old_views / name, views / name)
-    return write
-
-
-def _link(src: Path, dst: Path) -> None:
-    try:
-        os.link(src, dst)  # the earlier build's file is never written again: sharing it is safe
-    except OSError:
-        shutil.copy2(src, dst)
 
 
 def _new_papers(corpus: Corpus, held: list[Paper]) -> tuple[list[Paper], list[Present]]:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg.errors import KgError
+from kg.signals import deferred_sigint
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -43,6 +44,8 @@ STORE = "store"
 INDEX_HTML = "index.html"
 MAP_HTML = "map.html"  # the corpus map: papers grouped by research theme
 VIEWS = "views"
+PAGE_DIGESTS = "pages.json"  # in views/: what each page shows, as a digest (kg.view.write_views)
+THEMES_JS = "themes.js"  # in views/: each paper's research theme, which the pages read (kg.view.write_themes)
 NEO4J_IMPORT = "neo4j-import"
 NEO4J_SCRIPT = "neo4j.cypher"
 RECORDS = "records"  # kg.shards.RECORDS, named here so that this module imports no stage
@@ -220,8 +223,8 @@ def page_name(kind: str, node_id: str) -> str:
     return f"{kind}-{slug}-{digest}.html"
 
 
-# The files under views/ that kg wrote: pages named by page_name (or being written, .tmp), and
-# scripts and styles in views/lib/.
+# The files under views/ that kg wrote: pages named by page_name (or being written, .tmp), their
+# digests (PAGE_DIGESTS), the papers' themes (THEMES_JS), and scripts and styles in views/lib/.
 PAGE_FILE = re.compile(r"(?:paper|concept)-[a-z0-9-]*-[0-9a-f]{8}\.html(?:\.tmp)?")
 ASSET_FILE = re.compile(r"[\w.-]+\.(?:js|css)")
 
@@ -236,7 +239,8 @@ def _foreign_files(build: Path, folders: FolderChecks) -> list[str]:
         for p in views.iterdir():
             if p.name == "lib" and p.is_dir():
                 out += [f"{VIEWS}/lib/{q.name}" for q in p.iterdir() if not ASSET_FILE.fullmatch(q.name)]
-            elif not (PAGE_FILE.fullmatch(p.name) and p.is_file()) and p.name != ".DS_Store":
+            elif not ((PAGE_FILE.fullmatch(p.name) or p.name in (PAGE_DIGESTS, THEMES_JS)) and p.is_file()) \
+                    and p.name != ".DS_Store":
                 out.append(f"{VIEWS}/{p.name}")
     for name, is_kgs in folders.items():
         folder = build / name
@@ -287,11 +291,15 @@ def writing(out: Path, folders: FolderChecks = {}, check: Callable[[Path], None]
         yield tmp
         if not is_build(tmp):
             raise RuntimeError(f"{tmp}: the build written has no {MANIFEST} and {GRAPH_JSON}")
-        with _swap_lock(out):
+        with swap_lock(out):
             check_replaceable(out, folders)  # again: something may have appeared there meanwhile
             if check is not None:
                 check(out)
-            swap_in(tmp, out)
+            # Once begun, the swap ends: a Ctrl-C during it (say while the previous build is
+            # deleted) is dropped, since the new build is in place or about to be, and saying
+            # "left as it was" would be wrong.
+            with deferred_sigint():
+                swap_in(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -312,7 +320,7 @@ def swap_in(new: Path, out: Path) -> None:
 
 
 @contextmanager
-def _swap_lock(out: Path) -> Iterator[None]:
+def swap_lock(out: Path) -> Iterator[None]:
     """One swap into ``out`` at a time: two builds into one folder take turns at the end
     (interleaved, one's rename back of .NAME.old would break the other's)."""
     try:

@@ -179,12 +179,12 @@ def assemble(papers: list[Paper], extractions: list[Extraction], options: BuildO
 
 def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None,
                 check: Callable[[Path], None] | None = None,
-                kept_pages: Callable[[Path], set[str] | None] | None = None) -> None:
+                keep_pages_from: Path | None = None) -> None:
     """Write ``result`` to ``result.path`` as a build folder: the records (``kg.shards``), graph
     files, store, views (unless ``options.views`` is off) and the manifest, swapped in whole
     (``kg.builds.writing``; ``check`` is called on the folder being replaced just before the swap).
-    ``kept_pages(folder)`` puts pages kept from an earlier build into the new folder and returns
-    the nodes whose pages are still to write (None: all of them).
+    ``keep_pages_from``: an earlier build's views/ folder, whose pages that would be written the
+    same are linked rather than written (``kg.view.write_views``'s ``keep_from``).
 
     ``related``: the ranking the views list (``kg.related.related_all``), ranked afresh if None."""
     from kg.related import ranking_version
@@ -207,9 +207,8 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
                 from kg.view import write_views
 
                 t = time.perf_counter()
-                only = kept_pages(tmp) if kept_pages is not None else None
                 write_views(result.graph, tmp, corpus=result.corpus.name, related=related, fresh=True,
-                            workers=options.workers, only=only)
+                            workers=options.workers, keep_from=keep_pages_from)
                 timings["write_views"] = time.perf_counter() - t
         timings["write_store"] = store_seconds()
         # The manifest is written last: a folder without one is never taken for a build.

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -26,6 +25,7 @@ import networkx as nx
 from kg import schema
 from kg.compat import batched
 from kg.errors import KgError
+from kg.signals import deferred_sigint
 
 _BATCH = 20_000  # rows converted to Arrow at a time
 # The engine's default buffer pool is most of the machine's memory and a bulk load fills
@@ -55,7 +55,11 @@ class Store:
         try:
             pool = {} if read_only else {"buffer_pool_size": pool_bytes or _WRITE_POOL_MIN}
             self._db = ladybug.Database(str(self.path), read_only=read_only, **pool)
-            self._conn = ladybug.Connection(self._db)
+            try:
+                self._conn = ladybug.Connection(self._db)
+            except BaseException:
+                self._db.close()
+                raise
         except RuntimeError as exc:
             raise KgError(_engine_message(self.path, exc)) from None
 
@@ -86,8 +90,10 @@ class Store:
         self.query(cypher, params)
 
     def close(self) -> None:
-        self._conn.close()
-        self._db.close()
+        try:
+            self._conn.close()
+        finally:
+            self._db.close()
 
     def __enter__(self) -> Store:
         return self
@@ -179,7 +185,10 @@ def store_written_meanwhile(g: nx.DiGraph, path: Path | str, background: bool = 
     except BaseException:
         stop.set()
         if thread.ident is not None:  # started
-            thread.join()
+            # The writer stops after its statement; a second Ctrl-C meanwhile must not leave it
+            # writing into a folder the caller removes (nor in the engine when Python exits).
+            with _sigint_between_statements():
+                thread.join()
         raise
     if errors:
         raise errors[0]
@@ -213,20 +222,12 @@ def _sigint_between_statements() -> Iterator[Callable[[], None]]:
     that instant would be lost. Here the signal is only recorded, and raised between
     statements (each is at most one COPY batch).
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield lambda: None
-        return
-    got: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
+    with deferred_sigint() as interrupted:
+        def check() -> None:
+            if interrupted():
+                raise KeyboardInterrupt
 
-    def check() -> None:
-        if got:
-            raise KeyboardInterrupt
-
-    try:
         yield check
-    finally:
-        signal.signal(signal.SIGINT, previous)
     check()
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kg.related import related
-from kg.view import concept_page, paper_page, write_views
+from kg.view import concept_page, paper_page, write_themes, write_views
 from tests.helpers import HOSTILE, view_corpus
 from tests.test_export_samples import sample_graph
 
@@ -313,6 +313,23 @@ def test_paper_and_concept_pages_link_into_the_map(site, browser):
     v.wait_ready()
     assert sorted(v.js("kgView.network.getSelectedNodes()")) == ["mt", "mt2"]  # the papers using BLEU
     v.page.screenshot(path=str(shots / "map-bleu.png"))
+    check_clean(v)
+    v.close()
+
+
+def test_paper_page_shows_the_theme_the_build_gives_it(tmp_path, browser):
+    # The theme comes from views/themes.js, which each build writes afresh: a page `kg add`
+    # keeps shows the theme of the build it is in.
+    g = view_corpus()
+    g.nodes["mt"]["topic_label"] = "translation · BLEU"
+    write_views(g, tmp_path)
+    v = Opened(browser, tmp_path / "views" / paper_page("mt"))
+    assert "Theme: translation · BLEU" in v.page.inner_text("#details")
+    g.nodes["mt"]["topic_label"] = "machine translation"
+    write_themes(g, tmp_path / "views")
+    v.page.reload()
+    v.wait_ready()
+    assert "Theme: machine translation" in v.page.inner_text("#details")
     check_clean(v)
     v.close()
 

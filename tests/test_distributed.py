@@ -19,7 +19,7 @@ try:
 except ImportError:  # the test extras install it; CI must run these tests, not skip them
     if os.environ.get("CI"):
         raise
-    pytest.skip("needs Dask's distributed: pip install 'kg[dask]'", allow_module_level=True)
+    pytest.skip("needs Dask's distributed: pip install -e '.[dask]'", allow_module_level=True)
 
 from kg.corpus import read_corpus  # noqa: E402
 from kg.extract.distributed import _client, extract_on_cluster  # noqa: E402

@@ -216,3 +216,26 @@ def test_a_store_write_that_fails_fails_the_block_and_one_cut_short_stops_the_wr
         with store_written_meanwhile(graph, tmp_path / "cut"):
             raise KeyboardInterrupt
     assert not [t for t in threading.enumerate() if t.name == "kg-store-writer"]
+
+
+def test_a_second_ctrl_c_while_the_writer_stops_still_waits_for_it(graph, tmp_path, monkeypatch):
+    import os
+    import signal
+    import threading
+    import time
+
+    import kg.store as store_mod
+
+    def slow_write(g, path, cancelled=None):  # a statement that takes a while to end once cancelled
+        while not cancelled():
+            time.sleep(0.01)
+        time.sleep(0.5)
+
+    monkeypatch.setattr(store_mod, "write_store", slow_write)
+    second = threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT))
+    with pytest.raises(KeyboardInterrupt):
+        with store_mod.store_written_meanwhile(graph, tmp_path / "cut"):
+            second.start()  # lands while the block's own Ctrl-C waits for the writer to stop
+            raise KeyboardInterrupt
+    second.join()
+    assert not [t for t in threading.enumerate() if t.name == "kg-store-writer"]

@@ -140,6 +140,34 @@ def test_swap_killed_once_or_twice_keeps_a_whole_build(tmp_path, first, second):
     assert papers_in(out) == 5
 
 
+def test_a_ctrl_c_during_the_swap_lets_it_finish(tmp_path, monkeypatch):
+    """Once the swap has begun it ends: a Ctrl-C while the previous build is deleted must not
+    report the build as interrupted ("left as it was") when the new one is already in place."""
+    import shutil
+
+    from kg import builds
+
+    out = tmp_path / "b"
+    for text in ("first", "second"):
+        if text == "second":
+            real = shutil.rmtree
+
+            def rmtree(path, *args, **kwargs):
+                if Path(path).name.endswith(".old"):
+                    os.kill(os.getpid(), signal.SIGINT)
+                return real(path, *args, **kwargs)
+
+            monkeypatch.setattr(builds.shutil, "rmtree", rmtree)
+        try:
+            with builds.writing(out) as tmp:
+                (tmp / builds.GRAPH_JSON).write_text(text)
+                (tmp / builds.MANIFEST).write_text("{}")
+        except KeyboardInterrupt:
+            pytest.fail("the Ctrl-C during the swap was raised after the new build was in place")
+    assert (out / builds.GRAPH_JSON).read_text() == "second"
+    assert not builds.previous(out).exists()
+
+
 def test_a_build_removes_folders_of_killed_builds_only(tmp_path):
     """A SIGKILLed build leaves its `.NAME.new-<pid>-*` folder; the next build into NAME deletes it,
     but never the folder of a build that is still running."""

@@ -34,14 +34,14 @@ def build_command(
     keybert: Annotated[bool, typer.Option("--keybert/--no-keybert", help="Rank key concepts with KeyBERT.")] = True,
     related_k: Annotated[int, typer.Option("--related-k", min=0, metavar="K", help="RELATED_TO links stored per paper (0: none).")] = 10,
     views: Annotated[bool, typer.Option("--views/--no-views", help="Write the interactive HTML views.")] = True,
-    workers: Annotated[int, typer.Option("--workers", min=1, metavar="N", help="Processes that parse the abstracts and write the pages; 2 on a 2-core machine is about 1.5x faster for a few hundred abstracts or more.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", min=1, metavar="N", help="Processes that parse the abstracts and write the pages; 2 on a 2-core machine builds about 1.2x faster for a few hundred abstracts or more.")] = 1,
     cache: Annotated[Path | None, typer.Option("--cache", metavar="DIR", help="Extraction cache folder (default: $KG_CACHE_DIR or .kg-cache).",
                                                show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Extract everything afresh; read and write no cache.")] = False,
     cluster: Annotated[str | None, typer.Option("--cluster", metavar="ADDRESS|local", envvar="KG_DASK_SCHEDULER",
                                                 help="Extract on a Dask cluster: a scheduler's address (tcp://host:8786), or "
                                                 "`local` for one of --workers processes started on this machine (default: $KG_DASK_SCHEDULER; "
-                                                "unset: in this process). Needs `pip install 'kg[dask]'`, on the workers too.",
+                                                "unset: in this process). Needs `pip install -e '.[dask]'`, on the workers too.",
                                                 show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar; summary only.")] = False,
     fmt: Annotated[CorpusFormat | None, typer.Option(

@@ -38,7 +38,7 @@ def check_available() -> None:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise KgError("--cluster needs Dask's distributed scheduler: pip install 'kg[dask]' "
+        raise KgError("--cluster needs Dask's distributed scheduler: pip install -e '.[dask]' "
                       "(on the workers too)") from None
 
 

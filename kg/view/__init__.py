@@ -6,31 +6,36 @@ Layout inside a build directory (kg.builds)::
     views/lib/                      vis-network (pyvis's copy) and kg's script and style
     views/paper-<slug>-<hash>.html  one paper: its concepts, what it states between them, related papers
     views/concept-<slug>-<hash>.html one concept: the papers using it, what is stated about it, what co-occurs
+    views/pages.json                what each page shows, as a digest (kg add keeps the unchanged pages)
+    views/themes.js                 each paper's research theme, which the paper pages read
 
 Nothing is fetched from the network: the pages open from disk offline.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+import os
+import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
+import orjson
 
 from kg import forks
 from kg.compat import batched
-from kg.builds import INDEX_HTML, MAP_HTML, VIEWS, Manifest
+from kg.builds import INDEX_HTML, MAP_HTML, PAGE_DIGESTS, THEMES_JS, VIEWS, Manifest
 from kg.errors import KgError
 from kg.graph import entities_of, papers_of
 from kg.related import LISTED_K, RelatedPaper, related_all
 from kg.related import related as related_one
 from kg.schema import PAPER
 from kg.view.names import concept_page, find_concept, page_name, paper_page
-from kg.view.pages import NODE_BUDGET, concept_view, map_view, overview, overview_nodes, paper_view
+from kg.view.pages import NODE_BUDGET, concept_view, map_view, overview, overview_nodes, page_digests, paper_view
 from kg.view.render import Page, copy_assets, render
 
 __all__ = [
-    "write_views", "write_overview", "write_map", "pages_on_disk", "write_paper_view", "write_concept_view", "find_concept",
+    "write_views", "write_overview", "write_map", "write_themes", "pages_on_disk", "write_paper_view", "write_concept_view", "find_concept",
     "page_name", "paper_page", "concept_page", "NODE_BUDGET",
 ]
 # A build writes a page for every node up to this many nodes; above it (tens of thousands of
@@ -64,10 +69,24 @@ def _write(path: Path, html: str, atomic: bool = True) -> Path:
 
 
 def _view_html(page: Page, map_href: str = "") -> str:
-    return render(page, inline=False, asset_prefix="lib/", home_href=f"../{INDEX_HTML}", map_href=map_href)
+    return render(page, inline=False, asset_prefix="lib/", home_href=f"../{INDEX_HTML}", map_href=map_href,
+                  themes_src=THEMES_JS)
 
 
-def _map_links(page: Page, g: nx.DiGraph, to_map: str) -> str:
+def write_themes(g: nx.DiGraph, views: Path) -> Path:
+    """Write views/themes.js: each paper's research theme (``topic_label``), which the pages
+    read rather than hold, so that a page `kg add` keeps shows the theme of the build it is in
+    (adding a few papers renames many themes)."""
+    labels: dict[str, int] = {}
+    of = {}
+    for n, d in g.nodes(data=True):
+        if d["label"] == PAPER and d.get("topic_label"):
+            of[n] = labels.setdefault(d["topic_label"], len(labels))
+    data = orjson.dumps({"labels": list(labels), "of": of}).decode("utf-8")
+    return _write(views / THEMES_JS, f"window.KG_THEMES = {data};\n")
+
+
+def _map_links(page: Page, to_map: str) -> str:
     """Point a paper or concept page into the map (``to_map``: its path from the page); the nav link."""
     from urllib.parse import quote
 
@@ -77,7 +96,6 @@ def _map_links(page: Page, g: nx.DiGraph, to_map: str) -> str:
             continue
         if info.get("type") == "Paper":
             info["mapHref"] = f"{to_map}#{quote(n['id'], safe='')}"
-            info["topicLabel"] = g.nodes[n["id"]].get("topic_label")
         else:
             info["mapHref"] = f"{to_map}#concept={quote(n['id'], safe='')}"
     return to_map
@@ -124,8 +142,10 @@ def write_paper_view(g: nx.DiGraph, build_dir: Path, paper_id: str,
     related = {paper_id: related_one(g, paper_id, LISTED_K)} if related is None else related
     views = Path(build_dir) / VIEWS
     copy_assets(views / "lib")
+    if not (views / THEMES_JS).exists():  # a build written without views
+        write_themes(g, views)
     page = paper_view(g, _corpus(build_dir), paper_id, related, has_page=_existing_pages(g, views, paper_id))
-    to_map = _map_links(page, g, f"../{MAP_HTML}") if (Path(build_dir) / MAP_HTML).exists() else ""
+    to_map = _map_links(page, f"../{MAP_HTML}") if (Path(build_dir) / MAP_HTML).exists() else ""
     return _write(views / paper_page(paper_id), _view_html(page, to_map))
 
 
@@ -134,21 +154,22 @@ def write_concept_view(g: nx.DiGraph, build_dir: Path, entity_id: str) -> Path:
     views = Path(build_dir) / VIEWS
     copy_assets(views / "lib")
     page = concept_view(g, _corpus(build_dir), entity_id, has_page=_existing_pages(g, views, entity_id))
-    to_map = _map_links(page, g, f"../{MAP_HTML}") if (Path(build_dir) / MAP_HTML).exists() else ""
+    to_map = _map_links(page, f"../{MAP_HTML}") if (Path(build_dir) / MAP_HTML).exists() else ""
     return _write(views / concept_page(entity_id), _view_html(page, to_map))
 
 
 def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpus: str | None = None,
                 related: dict[str, list[RelatedPaper]] | None = None, page_limit: int = PAGE_LIMIT,
-                fresh: bool = False, workers: int = 1, only: Collection[str] | None = None) -> Path:
+                fresh: bool = False, workers: int = 1, keep_from: Path | None = None) -> Path:
     """Write the overview and the paper and concept pages of a build; returns index.html's path.
 
     ``corpus`` names the corpus on the pages (default: the build manifest's name, else the folder's);
     ``related`` is a precomputed ``related_all(g, LISTED_K)``. Up to ``page_limit`` nodes every
-    node gets a page; above it only the nodes the overview draws do. ``fresh``: ``build_dir`` is
-    a folder no one reads yet, so pages are written in place rather than each swapped in.
-    ``workers`` > 1: pages are built and written by that many forked processes. ``only``: write the
-    pages of these nodes alone (``kg add`` links the others from the build it adds to).
+    node gets a page, and views/pages.json the digest of what each shows (``page_digests``); above
+    it only the nodes the overview draws do. ``fresh``: ``build_dir`` is a folder no one reads yet,
+    so pages are written in place rather than each swapped in. ``workers`` > 1: pages are built
+    and written by that many forked processes. ``keep_from``: the views/ folder of an earlier
+    build (``kg add``): its pages whose digest is unchanged are linked, not written again.
     """
     build_dir = Path(build_dir)
     related = related_all(g, LISTED_K) if related is None else related
@@ -162,17 +183,47 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
         paged = set(keep_papers) | set(keep_ents)
         papers, ents = keep_papers, keep_ents
         has_page = paged.__contains__
-    # The map first: every page links into it.
+    # The map and the themes first: every page links into the one and reads the other.
     write_map(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)
+    write_themes(g, views)
     job = _PageJob(g, views, corpus, related, has_page, atomic=not fresh)
     nodes = [(True, p) for p in papers] + [(False, e) for e in ents]
-    if only is not None:
-        nodes = [(is_paper, n) for is_paper, n in nodes if n in only]
+    if has_page is None:
+        digests = page_digests(g, corpus, related)
+        if keep_from is not None:
+            earlier = _read_digests(keep_from)
+            kept = {n for _, n in nodes if earlier.get(n) == digests[n]
+                    and _link(keep_from / _page_of(g, n), views / _page_of(g, n))}
+            nodes = [(is_paper, n) for is_paper, n in nodes if n not in kept]
+        (views / PAGE_DIGESTS).write_bytes(orjson.dumps(digests))
     if workers > 1 and len(nodes) >= MIN_PARALLEL_PAGES and forks.can_fork():
         forks.run(job, list(batched(nodes, PAGES_PER_TASK)), workers)
     else:
         job(nodes)
     return write_overview(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)
+
+
+def _read_digests(views: Path) -> dict[str, str]:
+    """The page digests an earlier build wrote ({} if it wrote none: then no page is kept)."""
+    try:
+        digests = orjson.loads((views / PAGE_DIGESTS).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    return digests if isinstance(digests, dict) else {}
+
+
+def _link(src: Path, dst: Path) -> bool:
+    """Put an earlier build's page in the new folder; False if it has none."""
+    try:
+        os.link(src, dst)  # the earlier build's file is never written again: sharing it is safe
+    except FileNotFoundError:
+        return False
+    except OSError:  # another file system, or no hard links there
+        try:
+            shutil.copy2(src, dst)
+        except FileNotFoundError:
+            return False
+    return True
 
 
 @dataclass
@@ -192,8 +243,8 @@ class _PageJob:
         for is_paper, n in nodes:
             if is_paper:
                 page = paper_view(g, corpus, n, self.related, has_page)
-                _write(self.views / paper_page(n), _view_html(page, _map_links(page, g, to_map)), self.atomic)
+                _write(self.views / paper_page(n), _view_html(page, _map_links(page, to_map)), self.atomic)
             else:
                 page = concept_view(g, corpus, n, has_page=has_page)
-                _write(self.views / concept_page(n), _view_html(page, _map_links(page, g, to_map)), self.atomic)
+                _write(self.views / concept_page(n), _view_html(page, _map_links(page, to_map)), self.atomic)
         return len(nodes)

@@ -469,3 +469,65 @@ def paper_terms(g: nx.DiGraph, pid: str) -> list[str]:
     """What a user may remember a paper by besides its title: its concepts' names and key phrases."""
     names = [g.nodes[e].get("name") or e for e in _entities_of_paper(g, pid)]
     return sorted({*names, *(g.nodes[pid].get("key_concepts") or ())})
+
+
+# What each page shows, as a digest: `kg add` keeps an earlier build's page (links the file)
+# when its digest is unchanged, and writes it afresh otherwise. It covers everything
+# paper_view and concept_view read from the graph, less what weighs a concept by how rare it
+# is in the corpus, which a few added papers move a little everywhere: the related papers'
+# scores, their order and the concepts each is said to share (the digest holds which papers
+# are related, so a page is written again when a paper joins or leaves its list), and the
+# paper counts of concepts. A paper's theme is not on its page (views/themes.js). Keep this in
+# step with the views: tests/test_add.py compares every kept page with the page the new
+# graph gives.
+def page_digests(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]]) -> dict[str, str]:
+    """node id -> digest of what its page shows (every paper and concept of ``g``; ``corpus``
+    names the corpus on the pages)."""
+    import hashlib
+
+    import orjson
+
+    def digest(item: object) -> str:
+        return hashlib.blake2b(orjson.dumps(item), digest_size=12).hexdigest()
+
+    # Each node as other pages show it: a paper's title, abstract and bibliography; a concept's
+    # name, aliases and type.
+    shown: dict[str, str] = {}
+    for n, d in g.nodes(data=True):
+        if d["label"] == schema.PAPER:
+            shown[n] = digest((n, d.get("title"), paper_text(d), d.get("authors"), d.get("year"), d.get("venue"),
+                               d.get("url")))
+        else:
+            shown[n] = digest((n, d.get("name"), d.get("aliases"), d["label"]))
+    # Each paper's concepts, with how it mentions them (the edges' titles, the order of a
+    # concept's papers); and the relationships between concepts that it states.
+    mentions: dict[str, list[tuple[str, str, int]]] = {}
+    stated: dict[str, list] = {}
+    around: dict[str, list] = {}  # concept -> what its page lists of the relationships at it
+    for u, v, rel, d in g.edges(keys=True, data=True):
+        if rel in MENTION_TYPES:
+            mentions.setdefault(u, []).append((v, rel, d.get("mentions", 1)))
+        elif rel in RELATION_PHRASES:
+            ids, sentences = d.get("paper_ids") or [], d.get("sentences") or []
+            for k, p in enumerate(ids):
+                stated.setdefault(p, []).append((u, v, rel, sentences[k] if k < len(sentences) else ""))
+            said = [(p, shown.get(p), s) for p, s in list(zip(ids, sentences))[:5]]
+            around.setdefault(u, []).append((v, 0, rel, shown[v], d.get("papers"), d.get("score"), said))
+            around.setdefault(v, []).append((u, 1, rel, shown[u], d.get("papers"), d.get("score"), said))
+    concepts = {p: digest([(e, shown[e]) for e, _, _ in ms]) for p, ms in mentions.items()}
+
+    out: dict[str, str] = {}
+    users: dict[str, list] = {}
+    for p in papers_of(g):
+        ms = mentions.get(p, [])
+        count = {e: n for e, _, n in ms}
+        for e, _, n in ms:
+            users.setdefault(e, []).append((p, shown[p], n, concepts.get(p)))
+        out[p] = digest((
+            corpus, shown[p], [(e, shown[e], t, n) for e, t, n in ms], sorted(stated.get(p, ())),
+            sorted((r.id, shown[r.id], [(e, n) for e, _, n in mentions.get(r.id, ()) if e in count])
+                   for r in related.get(p, ())),
+        ))
+    for e in entities_of(g):
+        out[e] = digest((corpus, shown[e], sorted(users.get(e, ())), sorted(around.get(e, ()), key=repr)))
+    return out

@@ -63,7 +63,9 @@ def _template() -> jinja2.Template:
 
 
 def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str = "index.html",
-           map_href: str = "") -> str:
+           map_href: str = "", themes_src: str = "") -> str:
+    """The page's HTML. ``themes_src``: the build's script of paper themes (``kg.view.THEMES_JS``),
+    which a page not inlined loads rather than holding its paper's theme."""
     styles = {t: {"color": s.color, "glyph": s.glyph} for t, s in STYLES.items()}
     styles["_other"] = {"color": OTHER.color, "glyph": OTHER.glyph}
     data = {
@@ -74,7 +76,7 @@ def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str =
     ctx = dict(
         kind=page.kind, title=page.heading, heading=page.heading, subtitle=page.subtitle, corpus=page.corpus,
         note=page.note, node_count=len(page.nodes), data_json=page_json(data), inline=inline, asset_prefix=asset_prefix,
-        home_href=home_href, map_href=map_href,
+        home_href=home_href, map_href=map_href, themes_src=themes_src,
     )
     if inline:
         ctx.update({var: _read(ASSETS[name]) for var, name in _INLINE_VARS.items()})

@@ -123,7 +123,9 @@
     if (d.type === "Paper") {
       var meta = [d.authors && d.authors.join(", "), d.venue, d.year, "id " + d.id].filter(Boolean).join(" · ");
       details.appendChild(el("p", {"class": "meta", text: meta}));
-      if (d.topicLabel) details.appendChild(el("p", {"class": "meta theme", text: "Theme: " + d.topicLabel}));
+      // A paper page reads its theme from the build's themes.js, which every build writes afresh.
+      var theme = d.topicLabel || (window.KG_THEMES && KG_THEMES.labels[KG_THEMES.of[d.id]]);
+      if (theme) details.appendChild(el("p", {"class": "meta theme", text: "Theme: " + theme}));
       details.appendChild(links);
       details.appendChild(el("div", {"class": "abstract", text: d.abstract}));
       if (d.concepts && d.concepts.length) {
