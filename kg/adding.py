@@ -20,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 from kg import builds, shards
 from kg.corpus import Corpus, read_corpus
 from kg.corpus.papers import normalized

@@ -239,7 +239,7 @@ def _foreign_files(build: Path, folders: FolderChecks) -> list[str]:
         for p in views.iterdir():
             if p.name == "lib" and p.is_dir():
                 out += [f"{VIEWS}/lib/{q.name}" for q in p.iterdir() if not ASSET_FILE.fullmatch(q.name)]
-            elif not ((PAGE_FILE.fullmatch(p.name) or p.name in (PAGE_DIGESTS, THEMES_JS)) and p.is_file()) \
+            elif not ((PAGE_FILE.fullmatch(p.name) or p.name.removesuffix(".tmp") in (PAGE_DIGESTS, THEMES_JS)) and p.is_file()) \
                     and p.name != ".DS_Store":
                 out.append(f"{VIEWS}/{p.name}")
     for name, is_kgs in folders.items():

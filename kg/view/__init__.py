@@ -195,7 +195,7 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
             kept = {n for _, n in nodes if earlier.get(n) == digests[n]
                     and _link(keep_from / _page_of(g, n), views / _page_of(g, n))}
             nodes = [(is_paper, n) for is_paper, n in nodes if n not in kept]
-        (views / PAGE_DIGESTS).write_bytes(orjson.dumps(digests))
+        _write(views / PAGE_DIGESTS, orjson.dumps(digests).decode("utf-8"), atomic=not fresh)
     if workers > 1 and len(nodes) >= MIN_PARALLEL_PAGES and forks.can_fork():
         forks.run(job, list(batched(nodes, PAGES_PER_TASK)), workers)
     else:
