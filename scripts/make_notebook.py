@@ -80,7 +80,7 @@ def run(name, **params):
 
 
 display(run("top_methods.cypher"))
-display(run("datasets_per_task.cypher"))
+display(run("methods_for_task.cypher"))
 think_id, _ = entities_of("ThinK")
 display(run("papers_sharing_concepts.cypher", paper=think_id))"""),
     ("md", """## Related papers, with the reasons

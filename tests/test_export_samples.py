@@ -41,9 +41,9 @@ def sample_graph(extra_papers: int = 0) -> nx.DiGraph:
                                                  key_concepts=[("bert", 0.9), ("squad", 0.5)]),
                                       (1, 0, "USED-FOR", 0.75)))
     for i in range(extra_papers):
-        p = paper(f"x{i:04d}", f"Filler paper {i} applies PMD to reinforcement learning.")
+        p = paper(f"x{i:04d}", f"Filler paper {i} applies PMD to reinforcement learning on MinAtar.")
         papers.append(p)
-        extractions.append(extraction(p, ("PMD", "Method"), ("reinforcement learning", "Task")))
+        extractions.append(extraction(p, ("PMD", "Method"), ("reinforcement learning", "Task"), ("MinAtar", "Dataset")))
     g = build_graph(papers, extractions, resolve(papers, extractions))
     g.add_edge("p1", "p2", schema.RELATED_REL, type=schema.RELATED_REL, score=0.75, rank=1, shared=["policy mirror descent", "MinAtar"],
                shared_types=["Method", "Dataset"], shared_papers=[2, 2])
