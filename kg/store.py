@@ -30,8 +30,8 @@ from kg.signals import deferred_sigint
 _BATCH = 20_000  # rows converted to Arrow at a time
 # The engine's default buffer pool is most of the machine's memory and a bulk load fills
 # what it is given, so writes get a pool sized to the graph: 512 MB up to ~25k papers, then
-# 20 kB per paper (a 100k-paper COPY of the Paper table alone needs more than 1 GB to
-# checkpoint). Where that is still too small, the write is retried with twice the pool.
+# 20 kB per paper (at 100k papers the COPY of RELATED_TO, a million rows with list properties,
+# fails with 1.5 GB). Where that is still too small, the write is retried with twice the pool.
 _WRITE_POOL_MIN = 512 * 1024 * 1024
 _WRITE_POOL_PER_PAPER = 20 * 1024
 _POOL_FULL = "buffer pool is full"

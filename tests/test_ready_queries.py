@@ -22,3 +22,19 @@ def test_ready_queries_are_found_by_name_and_as_the_repositorys_files(monkeypatc
     own = tmp_path / "top_methods.cypher"
     own.write_text("MATCH (m:Method) RETURN m.name LIMIT 3", encoding="utf-8")
     assert not is_ready_query(str(own))  # a query of one's own under a ready query's name
+
+
+def test_the_pair_queries_list_pairs_that_two_papers_make(tmp_path):
+    from kg.graph import build_graph
+    from kg.resolve import resolve
+    from kg.store import Store, write_store
+    from tests.helpers import small_corpus
+
+    papers, extractions = small_corpus()  # PMD for reinforcement learning in p1 and p2; NPG in p2 only
+    write_store(build_graph(papers, extractions, resolve(papers, extractions)), tmp_path / "store")
+    with Store(tmp_path / "store") as store:
+        rows = store.query(read_query("method_task_pairs")).rows
+    assert [papers for _, _, papers in rows] == [2]
+    method, task, _ = rows[0]
+    assert "PMD" in method or "Policy Mirror Descent" in method
+    assert task == "reinforcement learning"
