@@ -12,7 +12,9 @@ distribution of real extractions. The renaming matches mentions to the renamed g
 their normalized text, where bench/scale.py's extractor reads the renamed text, so the two builds'
 entities differ (10k: 53,082 here, 44,980 there); the report gives the count to compare.
 Per stage it prints wall time and the process's peak RSS during it (sampled every 50 ms from
-/proc/self/statm; the store is written beside the graph files and pages, so its peak is theirs).
+/proc/self/statm; the store is written beside the graph files and pages, so its peak is theirs);
+"peak_total_pss_mb" is the most this process and its forked children held together (PSS summed,
+sampled every half second, as bench/scale.py does).
 For the end-to-end figure with real extraction of every copy, see bench/scale.py.
 """
 from __future__ import annotations
@@ -51,6 +53,23 @@ class PeakRSS:
         return round(max((b for t, b in list(self.samples) if start <= t <= end), default=0) / 2**20)
 
 
+class PeakTotalPSS:
+    """The most this process and its children (forked workers) held together: their PSS summed,
+    sampled every half second (pages they share count once)."""
+
+    def __init__(self, every: float = 0.5):
+        self.peak_kb = 0
+        self._every = every
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self) -> None:
+        from scale import _tree_pss_kb
+
+        while True:
+            self.peak_kb = max(self.peak_kb, _tree_pss_kb(os.getpid()))
+            time.sleep(self._every)
+
+
 # The stages of ``kg.pipeline.build``'s timings in the order they run; the store ("write_store")
 # runs beside the graph files and views, so it has no interval of its own.
 SEQUENCE = ("read", "extract", "graph", "related", "topics", "write_records", "write_graph_files", "write_views")
@@ -82,7 +101,7 @@ def main() -> None:
     from kg.extract import Extractor
     from kg.pipeline import BuildOptions, build
 
-    rss = PeakRSS()
+    rss, pss = PeakRSS(), PeakTotalPSS()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         corpus = tmp / "corpus.jsonl"
@@ -119,6 +138,7 @@ def main() -> None:
         result = {"papers": len(r.corpus.papers), "nodes": r.graph.number_of_nodes(),
                   "entities": sum(r.entity_counts.values()), "edges": r.graph.number_of_edges(),
                   "growth": not args.flat, "stages": stages, "peak_rss_mb": rss.mb(),
+                  "peak_total_pss_mb": round(pss.peak_kb / 1024),
                   "total_s": round(r.seconds, 1)}
     report(result)
 
