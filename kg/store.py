@@ -316,7 +316,7 @@ def _copy(store: Store, table: str, columns: dict[str, str], rows: Iterable[dict
 
     Several COPY statements into one relationship table are slow: each merges into what the
     table holds (100k papers' RELATED_TO in chunks of 200k rows ran over 8 minutes, against
-    66 s in one; through the connection's own statement cache they crashed ladybug 0.22).
+    66 s in one; run through ``execute`` they crashed ladybug 0.22, each prepared on its own they land).
     UNWIND-ed parameter lists cost gigabytes at 10k papers; an Arrow table built batch by
     batch is compact and copies in one statement.
     """
