@@ -74,14 +74,20 @@ def hostile_build(tmp_path_factory):
 
     tmp = tmp_path_factory.mktemp("hostile")
     statements: list[tuple[str, dict]] = []
-    real = ladybug.Connection.execute
+    real, real_prepare = ladybug.Connection.execute, ladybug.Connection.prepare
 
     def recording(self, query, parameters=None, *a, **kw):
-        statements.append((query, parameters or {}))
+        if isinstance(query, str):  # a prepared statement was recorded as its text by prepare
+            statements.append((query, parameters or {}))
         return real(self, query, parameters, *a, **kw) if parameters is not None else real(self, query, *a, **kw)
+
+    def recording_prepare(self, query, parameters=None, *a, **kw):
+        statements.append((query, parameters or {}))
+        return real_prepare(self, query, parameters, *a, **kw)
 
     mp = pytest.MonkeyPatch()
     mp.setattr(ladybug.Connection, "execute", recording)
+    mp.setattr(ladybug.Connection, "prepare", recording_prepare)
     try:
         result = build(hostile_corpus(tmp), BuildOptions(out=tmp / "out", related_k=3, views=True),
                        extract=hostile_extract)
@@ -114,7 +120,7 @@ def test_abstracts_titles_and_names_are_stored_verbatim(hostile_build):
 
 def test_corpus_text_never_becomes_cypher(hostile_build):
     result, statements = hostile_build
-    assert statements, "the store was not written through ladybug.Connection.execute"
+    assert statements, "the store was not written through ladybug.Connection.execute or prepare"
     for query, params in statements:
         assert CANARY not in query, f"corpus text spliced into Cypher: {query[:200]}"
     # ... and it did reach the store, through the parameters.
