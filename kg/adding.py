@@ -16,8 +16,10 @@ import dataclasses
 import itertools
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from kg import builds, shards
@@ -88,27 +90,29 @@ def add(
         raise KgError(f"{path}: has no {shards.RECORDS}/ (built before `kg add` existed, or written by hand); "
                       f"build it again with `kg build` to add to it")
     options = options_of(manifest, options)
-    old_papers, old_extractions = shards.read_records(records)
+    # The models start loading in another process while the build and the corpus are read.
+    with _extractor_ahead(options, extract) as ahead:
+        old_papers, old_extractions = shards.read_records(records)
 
-    corpus = read_corpus(corpus_path, format=options.format)
-    new, present = _new_papers(corpus, old_papers)
-    version = extractor_version(options) if extract is extract_corpus else ""
-    if new and manifest.extractor and version and version != manifest.extractor:
-        corpus.warnings.append(f"{path}: the new papers are extracted by another extractor than the build's "
-                               f"(kg or its models changed since); `kg build` of all the papers gives one "
-                               f"extractor's output throughout")
-    for w in corpus.warnings if warn else ():
-        warn(w)
-    result = AddResult(build=None, corpus=corpus, added=new, present=present)
-    if not new:
-        result.seconds = time.perf_counter() - t0
-        return result
+        corpus = read_corpus(corpus_path, format=options.format)
+        new, present = _new_papers(corpus, old_papers)
+        version = extractor_version(options) if extract is extract_corpus else ""
+        if new and manifest.extractor and version and version != manifest.extractor:
+            corpus.warnings.append(f"{path}: the new papers are extracted by another extractor than the build's "
+                                   f"(kg or its models changed since); `kg build` of all the papers gives one "
+                                   f"extractor's output throughout")
+        for w in corpus.warnings if warn else ():
+            warn(w)
+        result = AddResult(build=None, corpus=corpus, added=new, present=present)
+        if not new:
+            result.seconds = time.perf_counter() - t0
+            return result
 
-    timings: dict[str, float] = {"read": time.perf_counter() - t0}
-    t = time.perf_counter()
-    fresh = Corpus(name=corpus.name, path=corpus.path, papers=new)
-    new_extractions, extracted = extract(fresh, options)
-    timings["extract"] = time.perf_counter() - t
+        timings: dict[str, float] = {"read": time.perf_counter() - t0}
+        t = time.perf_counter()
+        fresh = Corpus(name=corpus.name, path=corpus.path, papers=new)
+        new_extractions, extracted = (ahead or extract)(fresh, options)
+        timings["extract"] = time.perf_counter() - t
 
     papers = old_papers + new
     extractions = old_extractions + new_extractions
@@ -172,3 +176,18 @@ def _unchanged(path: Path, stamp: tuple[int, int]) -> None:
     if not same:
         raise KgError(f"{path}: another `kg build` or `kg add` replaced this build meanwhile; nothing was "
                       f"changed by this add: run it again")
+
+
+@contextmanager
+def _extractor_ahead(options: BuildOptions, extract: Callable) -> Iterator[Callable | None]:
+    """``extract_corpus`` with an extractor whose models start loading now, in a forked process
+    (``kg.extract.background``), ended when the block ends; None where kg's own extraction in
+    this process is not what runs (a caller's function, a Dask cluster, forked parse workers)."""
+    if extract is not extract_corpus or options.cluster or options.workers > 1:
+        yield None
+        return
+    from kg.extract import Extractor
+    from kg.extract.background import background_extractor
+
+    with background_extractor(Extractor(model=options.model, use_keybert=options.use_keybert)) as early:
+        yield None if early is None else partial(extract_corpus, extractor=early)

@@ -78,12 +78,15 @@ def extractor_version(options: BuildOptions) -> str:
     return Extractor(model=options.model, use_keybert=options.use_keybert).version
 
 
-def extract_corpus(corpus: Corpus, options: BuildOptions) -> tuple[list[Extraction], int]:
-    """Extractions for every paper, from the cache where the extractor's version matches."""
+def extract_corpus(corpus: Corpus, options: BuildOptions, extractor=None) -> tuple[list[Extraction], int]:
+    """Extractions for every paper, from the cache where the extractor's version matches.
+
+    ``extractor``: one already made (``kg.extract.background``), else the ``options``' own."""
     from kg.cache import ExtractionCache
     from kg.extract import Extractor
 
-    extractor = Extractor(model=options.model, use_keybert=options.use_keybert, workers=options.workers)
+    if extractor is None:
+        extractor = Extractor(model=options.model, use_keybert=options.use_keybert, workers=options.workers)
     cache = ExtractionCache(options.cache_dir, extractor.version) if options.cache_dir else None
     found = cache.get_many(corpus.papers) if cache else {}
     todo = [p for p in corpus.papers if p.id not in found]

@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -130,7 +131,7 @@ class RelatedPaper:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Word:
     stem: str  # what concepts are compared by: lower case, singular, Snowball stem
     low: str  # lower-case singular, what the stop and generic lists are checked on
@@ -157,7 +158,6 @@ def _stem(word: str) -> str:
     return _stemmer().stemWord(word)
 
 
-@lru_cache(maxsize=200_000)
 def _words(text: str) -> tuple[_Word, ...]:
     raw = _WORD.findall(unicodedata.normalize("NFKC", text))
     if len(raw) > 1 and raw[0].lower() in DETERMINERS:
@@ -170,11 +170,14 @@ def _words(text: str) -> tuple[_Word, ...]:
     return tuple(out)
 
 
+_Reader = Callable[[str], "tuple[_Word, ...]"]  # text -> its words (``_words``, or a memo of it)
+
+
 def _content(word: _Word) -> bool:
     return word.low not in _STOP and word.low not in GENERIC and not word.low.isdigit() and len(word.low) > 1
 
 
-def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, str, bool]]:
+def _derive(phrase: str, aliases: Iterable[str] = (), words_of: _Reader = _words) -> dict[str, tuple[float, str, bool]]:
     """Concept key -> (strength, surface, headed) for one entity or key phrase (module doc).
 
     ``headed`` is False for a word the phrase has only as a modifier (a domain word): whether
@@ -198,11 +201,11 @@ def _derive(phrase: str, aliases: Iterable[str] = ()) -> dict[str, tuple[float, 
             out[key] = (out[key][0], out[key][1], True)
 
     for form in (phrase, *aliases):
-        put(_canonical(_words(form)), W_PHRASE)
-        key = _key(form)
+        put(_canonical(words_of(form)), W_PHRASE)
+        key = _key(form, words_of)
         if key in out:  # the phrase itself is shown as written, brackets and all
             out[key] = (out[key][0], " ".join(form.split()), out[key][2])
-    parts = [_words(p) for p in _SPLIT_PREP.split(phrase.strip())]
+    parts = [words_of(p) for p in _SPLIT_PREP.split(phrase.strip())]
     for words in parts:
         if len(parts) > 1:
             put(words, W_BROADER)
@@ -231,11 +234,25 @@ def _canonical(words: tuple[_Word, ...]) -> tuple[_Word, ...]:
     return core if len(core) > 1 else words
 
 
-def _key(form: str) -> str:
-    return " ".join(x.stem for x in _canonical(_words(form)))
+def _key(form: str, words_of: _Reader = _words) -> str:
+    return " ".join(x.stem for x in _canonical(words_of(form)))
 
 
-def _alias_keys(g: nx.DiGraph) -> dict[str, str]:
+def _memo_words() -> _Reader:
+    """``_words`` remembering each text it has read: an index reads most phrases several times.
+    One memo per index built, not per process (at 100k papers it holds some 200k phrases)."""
+    memo: dict[str, tuple[_Word, ...]] = {}
+
+    def words_of(text: str) -> tuple[_Word, ...]:
+        found = memo.get(text)
+        if found is None:
+            found = memo[text] = _words(text)
+        return found
+
+    return words_of
+
+
+def _alias_keys(g: nx.DiGraph, words_of: _Reader = _words) -> dict[str, str]:
     """Alias key -> name key, for every entity: "LLMs" and "large language models (LLMs)" are the
     concept "large language models", not two more, wherever they are written. An alias shared
     by two entities stays its own concept."""
@@ -243,9 +260,9 @@ def _alias_keys(g: nx.DiGraph) -> dict[str, str]:
     clash: set[str] = set()
     for eid in entities_of(g):
         d = g.nodes[eid]
-        name = _key(d.get("name") or eid)
+        name = _key(d.get("name") or eid, words_of)
         for alias in d.get("aliases") or ():
-            k = _key(alias)
+            k = _key(alias, words_of)
             if k and k != name and same.setdefault(k, name) != name:
                 clash.add(k)
     for k in clash:
@@ -289,7 +306,8 @@ class ConceptIndex:
         type_votes: dict[str, dict[str, int]] = {}
         titles = {}
         entities: dict[str, str] = {}
-        same = _alias_keys(g)
+        words_of = _memo_words()
+        same = _alias_keys(g, words_of)
         # An entity is read once however many papers mention it, a repeated key phrase likewise;
         # the memo lives as long as this index is built, not the process. (This loop runs for
         # every mention of the corpus: plain dicts, not Counters, whose missing keys cost a call.)
@@ -301,7 +319,7 @@ class ConceptIndex:
             form = (phrase, tuple(aliases))
             found = derived.get(form)
             if found is None:
-                found = derived[form] = [(same.get(k, k), *v) for k, v in _derive(*form).items()]
+                found = derived[form] = [(same.get(k, k), *v) for k, v in _derive(*form, words_of).items()]
                 headed.update(key for key, _, _, is_headed in found if is_headed)
             return found
 
@@ -332,7 +350,7 @@ class ConceptIndex:
                     continue
                 ent = g.nodes[eid]
                 if eid not in entity_keys:
-                    entity_keys[eid] = _key(ent.get("name") or "")
+                    entity_keys[eid] = _key(ent.get("name") or "", words_of)
                 entities.setdefault(entity_keys[eid], eid)
                 add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
                     times=max(1, int(edata.get("mentions") or 1)))
@@ -340,30 +358,39 @@ class ConceptIndex:
                 add(phrase, KEY_CONCEPT, W_KEY_CONCEPT)
             strengths[pid] = feats
 
+        # What the index keeps is made after what it no longer needs is let go (and each paper's
+        # vector as its strengths are): freed memory mostly stays with the process, so it is
+        # reused rather than added to (at 100k papers the votes alone are hundreds of MB).
+        derived.clear()
+        entity_keys.clear()
+        words_of = _words  # lets go of the memo
         df: Counter = Counter()
-        for pid, feats in strengths.items():
+        for feats in strengths.values():
             # A word only ever seen modifying others ("complex", "theoretical") is no concept.
-            strengths[pid] = feats = {c: w for c, w in feats.items() if c in headed}
-            df.update(feats.keys())
+            df.update(c for c in feats if c in headed)
         n = len(strengths)
-        vectors, norms = {}, {}
-        postings: dict[str, list[str]] = defaultdict(list)
-        for pid, feats in strengths.items():
-            vec = {
-                c: w * math.sqrt(idf(n, df[c]))  # so a shared concept adds w_a * w_b * idf
-                for c, w in feats.items()
-                if df[c] > 1  # a concept of one paper explains nothing
-            }
-            vectors[pid] = vec
-            norms[pid] = math.sqrt(sum(x * x for x in vec.values())) or 1.0
-            for c in vec:
-                postings[c].append(pid)
         # Only a concept of two papers or more is ever shared, so only those are described: in a
         # large corpus they are about one in eight (100k papers: 112k of 917k).
         df = Counter({c: k for c, k in df.items() if k > 1})
         names = {c: _display_name(name_votes.get(c, {})) or c for c in df}
         types = {c: max(type_votes[c], key=type_votes[c].get) for c in df}  # the first of the most voted
         entities = {c: e for c, e in entities.items() if c in df}
+        name_votes.clear()
+        type_votes.clear()
+        headed.clear()
+        vectors, norms = {}, {}
+        postings: dict[str, list[str]] = defaultdict(list)
+        for pid in list(strengths):
+            feats = strengths.pop(pid)
+            vec = {
+                c: w * math.sqrt(idf(n, df[c]))  # so a shared concept adds w_a * w_b * idf
+                for c, w in feats.items()
+                if c in df  # a concept of one paper explains nothing
+            }
+            vectors[pid] = vec
+            norms[pid] = math.sqrt(sum(x * x for x in vec.values())) or 1.0
+            for c in vec:
+                postings[c].append(pid)
         limit = max(n * BROAD_SHARE, BROAD_MIN)
         broad = frozenset(c for c in df if df[c] > limit)
         return cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad)
@@ -400,14 +427,17 @@ class ConceptIndex:
 
         pids = list(self.vectors)
         col: dict[str, int] = {}
-        rows, cols, vals = [], [], []
-        for i, pid in enumerate(pids):
+        # Typed arrays, not lists: a list holds an object per entry (five million at 100k papers).
+        indptr, cols, vals = array("q", [0]), array("q"), array("d")
+        for pid in pids:
             norm = self.norms[pid]
             for c, x in self.vectors[pid].items():
-                rows.append(i)
                 cols.append(col.setdefault(c, len(col)))
                 vals.append(x / norm)
-        x = sparse.csr_matrix((vals, (rows, cols)), shape=(len(pids), max(1, len(col))), dtype=np.float64)
+            indptr.append(len(cols))
+        x = sparse.csr_matrix((np.frombuffer(vals, dtype=np.float64), np.frombuffer(cols, dtype=np.int64),
+                               np.frombuffer(indptr, dtype=np.int64)), shape=(len(pids), max(1, len(col))))
+        x.sum_duplicates()  # sorts each row's columns, as the products expect
         xt = x.T.tocsr()
         # The same matrix over the concepts that can explain a link alone: a pair must share one.
         specific = np.array([c not in self.broad for c in sorted(col, key=col.get)] or [True])

@@ -9,9 +9,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import multiprocessing
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -308,9 +310,28 @@ def test_kg_add_reports_papers_already_there(tmp_path, monkeypatch):
     assert "Nothing to add: all 4 papers" in res.output
 
 
+def test_with_nothing_new_the_add_does_not_wait_for_the_models(tmp_path, monkeypatch):
+    """The models start loading in another process before the add knows whether anything is new;
+    with nothing new that process is ended, not waited for."""
+    corpus = jsonl(tmp_path / "a.jsonl", records(3))
+    build(corpus, BuildOptions(out=tmp_path / "b", views=False), extract=fake_extract)
+
+    def slow_load(self):
+        time.sleep(120)
+
+    monkeypatch.setattr("kg.extract.Extractor.load", slow_load)
+    t = time.perf_counter()
+    result = add(corpus, tmp_path / "b", BuildOptions(views=False))
+    assert result.build is None and len(result.present) == 3
+    assert time.perf_counter() - t < 60
+    assert not multiprocessing.active_children()
+
+
 @pytest.mark.slow
 def test_add_with_the_real_extractor_equals_a_cold_build(tmp_path, extractor):
-    """The seed list, its last four abstracts added to a build of the others."""
+    """The seed list, its last four abstracts added to a build of the others: the add extracts
+    them as `kg add` does (in the process that loaded the models while the build was read), the
+    builds extract in this process."""
     from kg.corpus import read_corpus
 
     def real(corpus, options):
@@ -319,7 +340,7 @@ def test_add_with_the_real_extractor_equals_a_cold_build(tmp_path, extractor):
     papers = read_corpus(Path(__file__).parent.parent / "seeds" / "iclr2025_abstracts.txt").papers
     recs = [{"id": p.id, "title": p.title, "abstract": p.abstract} for p in papers]
     build(jsonl(tmp_path / "in" / "a.jsonl", recs[:-4]), BuildOptions(out=tmp_path / "b"), extract=real)
-    add(jsonl(tmp_path / "in" / "n.jsonl", recs[-4:]), tmp_path / "b", BuildOptions(), extract=real, all_pages=True)
+    add(jsonl(tmp_path / "in" / "n.jsonl", recs[-4:]), tmp_path / "b", BuildOptions(), all_pages=True)
     build(jsonl(tmp_path / "cold" / "a.jsonl", recs), BuildOptions(out=tmp_path / "cold" / "b"), extract=real)
     assert graph_of(tmp_path / "b") == graph_of(tmp_path / "cold" / "b")
     assert pages_of(tmp_path / "b") == pages_of(tmp_path / "cold" / "b")

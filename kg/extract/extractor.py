@@ -59,6 +59,12 @@ class Extractor:
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
     # ------------------------------------------------------------------ models
+    def load(self) -> None:
+        """Load the models now (otherwise the first ``extract`` loads them)."""
+        self._nlp()
+        if self.use_keybert:
+            self._emb()
+
     def _nlp(self):
         return models.load_nlp(self.model)
 
