@@ -3,14 +3,15 @@
 Tables follow kg.schema exactly: one node table per label, keyed by ``id``,
 and one relationship table per relationship type (an entity-to-entity type has
 every pair of entity labels as its FROM/TO pairs, loaded pair by pair). Loading uses the engine's
-bulk ``COPY <table> FROM $rows`` path with an Arrow table as the parameter,
-so no text from the corpus is ever spliced into a statement.
+bulk ``COPY <table> FROM '<file>'`` from a Parquet file of the table's rows that kg writes beside
+the store, so no text from the corpus is ever spliced into a statement.
 """
 from __future__ import annotations
 
 import os
 import re
 import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -89,12 +90,12 @@ class Store:
     def execute(self, cypher: str, params: dict[str, Any] | None = None) -> None:
         self.query(cypher, params)
 
-    def load(self, cypher: str, params: dict[str, Any]) -> None:
-        """Run a bulk statement whose parameters are large (``COPY ... FROM $rows``, an Arrow table).
-
-        Prepared here rather than by ``execute``: the connection caches the statements it prepares
-        itself, and each cached statement holds its parameters, so every table a build copies
-        would stay in memory until the store is closed (2 GB at 100k papers, measured)."""
+    def load(self, cypher: str, params: dict[str, Any] | None = None) -> None:
+        """Run a bulk statement (``COPY``), prepared here rather than by ``execute``: the connection
+        caches the statements it prepares itself, and each cached statement holds its parameters
+        (an Arrow table given as ``$rows`` would stay in memory until the store is closed), and
+        one COPY per table through ``execute`` crashed ladybug 0.22."""
+        params = params or {}
         try:
             prepared = self._conn.prepare(cypher, params)
             self._conn.execute(prepared, params).close()
@@ -246,6 +247,8 @@ def _sigint_between_statements() -> Iterator[Callable[[], None]]:
 def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: int) -> None:
     store = Store(path, read_only=False, pool_bytes=pool)
     tables = _rel_tables()
+    # The rows of each table pass through a Parquet file here (``_copy``); removed with a half-written store.
+    scratch = Path(tempfile.mkdtemp(prefix=f"{path.name}.rows-", dir=path.parent))
     try:
         check()  # inside: a store left open when the write stops aborts the process at exit
         for label in schema.NODE_LABELS:
@@ -267,7 +270,7 @@ def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: in
                 for n, d in g.nodes(data=True)
                 if d["label"] == label
             )
-            _copy(store, label, dict(props), rows, check)
+            _copy(store, label, dict(props), rows, check, scratch)
         entity_rels = _entity_relationship_rows(g)
         for rel, pairs in tables.items():
             props = schema.relationship_properties(rel)
@@ -278,13 +281,14 @@ def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: in
                     for u, v, d in g.edges(data=True)
                     if d["type"] == rel
                 )
-                _copy(store, rel, columns, rows, check)
+                _copy(store, rel, columns, rows, check, scratch)
                 continue
             for pair in pairs:
                 # A table of several (FROM, TO) pairs is loaded one pair at a time, the pair named.
-                _copy(store, rel, columns, entity_rels.get((rel, *pair), []), check, pair=pair)
+                _copy(store, rel, columns, entity_rels.get((rel, *pair), []), check, scratch, pair=pair)
     finally:
         store.close()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _rel_tables() -> dict[str, list[tuple[str, str]]]:
@@ -311,26 +315,41 @@ def _entity_relationship_rows(g: nx.DiGraph) -> dict[tuple[str, str, str], list[
 
 
 def _copy(store: Store, table: str, columns: dict[str, str], rows: Iterable[dict],
-          check: Callable[[], None], pair: tuple[str, str] | None = None) -> None:
-    """One bulk COPY per table from an Arrow table (the engine scans it directly).
+          check: Callable[[], None], scratch: Path, pair: tuple[str, str] | None = None) -> None:
+    """One bulk COPY per table, from a Parquet file of its rows written batch by batch in ``scratch``.
 
-    Several COPY statements into one relationship table are slow: each merges into what the
-    table holds (100k papers' RELATED_TO in chunks of 200k rows ran over 8 minutes, against
-    66 s in one; run through ``execute`` they crashed ladybug 0.22, each prepared on its own they land).
-    UNWIND-ed parameter lists cost gigabytes at 10k papers; an Arrow table built batch by
-    batch is compact and copies in one statement.
+    The engine reads the file itself, so this process never holds a whole table: copied from an
+    Arrow table given as a parameter, the table stayed in memory for the whole copy (at 100k
+    papers the copy of RELATED_TO, a million rows with three list properties, peaked 0.45 GB
+    higher, and took 76 s instead of 59). Several COPY statements into one relationship table
+    are slow: each merges into what the table holds (100k papers' RELATED_TO in chunks of 200k
+    rows ran over 8 minutes, against 66 s in one; run through ``execute`` they crashed ladybug
+    0.22, each prepared on its own they land). The statement names the file: kg's own path,
+    quoted, never text from the corpus.
     """
     import pyarrow as pa  # here, not at the top: commands that only read the store skip its import
+    import pyarrow.parquet as pq
 
     arrow = {"STRING": pa.string(), "INT64": pa.int64(), "DOUBLE": pa.float64(),
              "STRING[]": pa.list_(pa.string()), "INT64[]": pa.list_(pa.int64())}
     schema = pa.schema([(name, arrow[typ]) for name, typ in columns.items()])
-    batches = [pa.RecordBatch.from_pylist(batch, schema=schema) for batch in batched(rows, _BATCH)]
+    file = scratch / f"{table}{'-' + '-'.join(pair) if pair else ''}.parquet"
+    written = 0
+    with pq.ParquetWriter(file, schema) as writer:
+        for batch in batched(rows, _BATCH):
+            writer.write_batch(pa.RecordBatch.from_pylist(batch, schema=schema))
+            written += len(batch)
     check()
-    if batches:
+    if written:
         ends = f" (from='{pair[0]}', to='{pair[1]}')" if pair else ""
-        store.load(f"COPY {table} FROM $rows{ends}", {"rows": pa.Table.from_batches(batches, schema=schema)})
+        store.load(f"COPY {table} FROM {_string_literal(str(file))}{ends}")
         check()
+    file.unlink()
+
+
+def _string_literal(text: str) -> str:
+    """``text`` as a Cypher string literal."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _column_name(name: str) -> str:
