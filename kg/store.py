@@ -245,10 +245,14 @@ def _sigint_between_statements() -> Iterator[Callable[[], None]]:
 
 
 def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: int) -> None:
+    # The rows of each table pass through a Parquet file in a folder beside the store (``_copy``).
+    with tempfile.TemporaryDirectory(prefix=f"{path.name}.rows-", dir=path.parent) as scratch:
+        _copy_tables(g, path, check, pool, Path(scratch))
+
+
+def _copy_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: int, scratch: Path) -> None:
     store = Store(path, read_only=False, pool_bytes=pool)
     tables = _rel_tables()
-    # The rows of each table pass through a Parquet file here (``_copy``); removed with a half-written store.
-    scratch = Path(tempfile.mkdtemp(prefix=f"{path.name}.rows-", dir=path.parent))
     try:
         check()  # inside: a store left open when the write stops aborts the process at exit
         for label in schema.NODE_LABELS:
@@ -288,7 +292,6 @@ def _write_tables(g: nx.DiGraph, path: Path, check: Callable[[], None], pool: in
                 _copy(store, rel, columns, entity_rels.get((rel, *pair), []), check, scratch, pair=pair)
     finally:
         store.close()
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _rel_tables() -> dict[str, list[tuple[str, str]]]:
