@@ -91,10 +91,9 @@ class Store:
         self.query(cypher, params)
 
     def load(self, cypher: str, params: dict[str, Any] | None = None) -> None:
-        """Run a bulk statement (``COPY``), prepared here rather than by ``execute``: the connection
-        caches the statements it prepares itself, and each cached statement holds its parameters
-        (an Arrow table given as ``$rows`` would stay in memory until the store is closed), and
-        one COPY per table through ``execute`` crashed ladybug 0.22."""
+        """Run a bulk statement (``COPY``), prepared here rather than by ``execute``: several COPYs
+        into one table through ``execute`` crashed ladybug 0.22, and a statement the connection
+        prepares itself stays cached with its parameters until the store is closed."""
         params = params or {}
         try:
             prepared = self._conn.prepare(cypher, params)
