@@ -113,6 +113,35 @@ def test_ctrl_c_with_two_workers_stops_every_process_quietly(workspace):
     assert check_complete(out, tmp) == before
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
+def test_ctrl_c_while_an_add_loads_the_models_stops_every_process_quietly(workspace):
+    """`kg add` loads the models in a process of its own while it reads the build: a Ctrl-C then
+    prints one line, leaves no process behind and the build untouched."""
+    tmp, out = workspace["tmp"], workspace["out"]
+    before = check_complete(out, tmp)
+    corpus = tmp / "new.txt"
+    body = [f"We propose Addnet{i}, a graph network for link prediction on Cora, and compare it with GCN." for i in range(3)]
+    corpus.write_text("\n\n".join(["New abstracts", *body]) + "\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "kg", "add", str(corpus), "--db", str(out), "--no-cache", "--quiet"],
+                            cwd=tmp, env=kg_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
+    t0, loader = time.monotonic(), []
+    while proc.poll() is None and time.monotonic() - t0 < 120 and not loader:
+        loader = _children(proc.pid)
+        time.sleep(0.01)
+    assert loader, "the add never started the process that loads the models"
+    time.sleep(0.3)  # it is loading them
+    for pid in [proc.pid, *loader]:  # a terminal's Ctrl-C reaches the whole process group
+        os.kill(pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    check_interrupt_message(KillResult("adding, models loading", "SIGINT", True, proc.returncode, err))
+    for pid in loader:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2], \
+            f"process {pid} outlived the add"
+    assert check_complete(out, tmp) == before
+
+
 # --- the swap at the end of a build, killed before each step ------------------------------------
 
 # Steps of the swap (kg.builds.swap_in): [remove a stale .old], rename out -> .old,
