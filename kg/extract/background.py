@@ -26,8 +26,8 @@ _worker_extractor = None
 def _load(extractor, torch_in_parent: bool) -> None:
     global _worker_extractor
     if torch_in_parent:
-        # A thread pool torch started in the parent does not survive the fork: its first parallel
-        # region would wait forever. `kg add` forks before torch is imported; a notebook may not.
+        # One thread, as in kg.extract.parallel's workers: a thread pool torch started in the
+        # parent does not survive the fork. `kg add` forks before torch is imported; a notebook may not.
         import torch
 
         torch.set_num_threads(1)
