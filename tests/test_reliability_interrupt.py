@@ -81,6 +81,26 @@ def _children(pid: int) -> list[int]:
     return [int(x) for x in path.read_text().split()] if path.exists() else []
 
 
+def _ctrl_c_once_children_run(args: list[str], cwd: Path, children: int, moment: str, settle: float) -> None:
+    """Run `kg ARGS`, wait until it has ``children`` processes, let them work ``settle`` s, then
+    Ctrl-C as a terminal does (the whole process group): one line, and no child outlives it."""
+    proc = subprocess.Popen([sys.executable, "-m", "kg", *args], cwd=cwd, env=kg_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
+    t0, found = time.monotonic(), []
+    while proc.poll() is None and time.monotonic() - t0 < 120 and len(found) < children:
+        found = _children(proc.pid)
+        time.sleep(0.01)
+    assert len(found) >= children, f"kg {args[0]} never started its processes ({moment})"
+    time.sleep(settle)
+    for pid in [proc.pid, *found]:
+        os.kill(pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    check_interrupt_message(KillResult(moment, "SIGINT", True, proc.returncode, err))
+    for pid in found:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2], \
+            f"process {pid} outlived kg {args[0]} ({moment})"
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
 def test_ctrl_c_with_two_workers_stops_every_process_quietly(workspace):
@@ -92,24 +112,8 @@ def test_ctrl_c_with_two_workers_stops_every_process_quietly(workspace):
     body = [f"We propose Net{i}, a transformer for image classification on ImageNet, and compare it "
             f"with ResNet-{i} on CIFAR-10 using top-1 accuracy." for i in range(400)]
     corpus.write_text("\n\n".join(["Many abstracts", *body]) + "\n", encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "kg", "build", str(corpus), "--out", str(out), "--no-cache", "--workers", "2",
-         *BUILD_FLAGS], cwd=tmp, env=kg_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=default_sigint)
-    t0, workers = time.monotonic(), []
-    while proc.poll() is None and time.monotonic() - t0 < 120 and len(workers) < 2:
-        workers = _children(proc.pid)
-        time.sleep(0.01)
-    assert len(workers) >= 2, "the build never started its worker processes"
-    time.sleep(0.5)  # the workers are parsing
-    # A terminal's Ctrl-C reaches the whole foreground process group: the workers too.
-    for pid in [proc.pid, *workers]:
-        os.kill(pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    check_interrupt_message(KillResult("extracting with two workers", "SIGINT", True, proc.returncode, err))
-    for pid in workers:
-        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2], \
-            f"worker {pid} outlived the build"
+    _ctrl_c_once_children_run(["build", str(corpus), "--out", str(out), "--no-cache", "--workers", "2", *BUILD_FLAGS],
+                              tmp, children=2, moment="extracting with two workers", settle=0.5)
     assert check_complete(out, tmp) == before
 
 
@@ -123,22 +127,8 @@ def test_ctrl_c_while_an_add_loads_the_models_stops_every_process_quietly(worksp
     corpus = tmp / "new.txt"
     body = [f"We propose Addnet{i}, a graph network for link prediction on Cora, and compare it with GCN." for i in range(3)]
     corpus.write_text("\n\n".join(["New abstracts", *body]) + "\n", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "kg", "add", str(corpus), "--db", str(out), "--no-cache", "--quiet"],
-                            cwd=tmp, env=kg_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=default_sigint)
-    t0, loader = time.monotonic(), []
-    while proc.poll() is None and time.monotonic() - t0 < 120 and not loader:
-        loader = _children(proc.pid)
-        time.sleep(0.01)
-    assert loader, "the add never started the process that loads the models"
-    time.sleep(0.3)  # it is loading them
-    for pid in [proc.pid, *loader]:  # a terminal's Ctrl-C reaches the whole process group
-        os.kill(pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    check_interrupt_message(KillResult("adding, models loading", "SIGINT", True, proc.returncode, err))
-    for pid in loader:
-        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2], \
-            f"process {pid} outlived the add"
+    _ctrl_c_once_children_run(["add", str(corpus), "--db", str(out), "--no-cache", "--quiet"],
+                              tmp, children=1, moment="adding, models loading", settle=0.3)
     assert check_complete(out, tmp) == before
 
 
