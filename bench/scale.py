@@ -2,7 +2,7 @@
 """Cold builds of growing corpora: time, peak memory, and query latency on the result (issue 6).
 
     python bench/scale.py --sizes 1000 10000            # the linearity check (10k/1k time ratio)
-    python bench/scale.py --sizes 100000 --workers 2    # the 100k run (about 2.5 hours on 2 cores)
+    python bench/scale.py --sizes 100000 --workers 2    # the 100k run (about 2.3 hours on 2 cores)
 
 Each size is a replicated corpus (SciERC + seed abstracts, permuted copies with distinct ids,
 bench/corpora.py), built cold by the real CLI in a child process (`kg build --no-cache`); peak RSS
