@@ -37,6 +37,8 @@ from kg.signals import deferred_sigint
 if TYPE_CHECKING:
     import networkx as nx
 
+    from kg.analysis.trends import Trends
+
 MANIFEST = "build.json"
 GRAPH_JSON = "graph.json"
 GRAPH_ML = "graph.graphml"
@@ -120,6 +122,13 @@ class Build:
         from kg.graphio import read_json
 
         return read_json(self.path / GRAPH_JSON)
+
+    def trends(self, **options) -> Trends:
+        """Concepts rising, falling and emerging over the build's years (``kg.analysis.trends.trends``
+        takes the options: ``type``, ``top``, ``task``, ``from_year``, ``to_year``, ``include_generic``)."""
+        from kg.analysis.trends import trends
+
+        return trends(self.graph(), **options)
 
 
 def is_build(path: Path) -> bool:

@@ -16,7 +16,7 @@ try:
 
     from kg.cli.app import app
     from kg.cli import (add, build, evaluate, export, query, related, stats, train,  # noqa: F401  (registers commands)
-                        train_relations, view)
+                        train_relations, trends, view)
     from kg.errors import KgError
 except KeyboardInterrupt:
     print(INTERRUPTED, file=sys.stderr)

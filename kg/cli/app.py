@@ -17,6 +17,7 @@ A five-minute tour:
   kg query 'MATCH (p:Paper)-[:USES]->(m:Method) RETURN m.name, count(p) AS n ORDER BY n DESC'
   kg query methods_for_task                   # what the abstracts say each method is used for
   kg related "Policy Mirror Descent"          # papers sharing concepts, with the reasons
+  kg trends --type Method                     # methods rising and falling over the years
   kg view                                     # write and name the interactive HTML views
   kg add new_papers.jsonl                     # add papers to the build: only the new ones are extracted
   kg export neo4j --uri bolt://localhost:7687 --user neo4j --password secret
