@@ -30,7 +30,7 @@ from kg.corpus import Corpus, read_corpus  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
 from kg.records import Extraction, Mention  # noqa: E402
 from kg.related import related_all  # noqa: E402
-from kg.resolve import resolve  # noqa: E402
+from kg.concepts.resolve import resolve  # noqa: E402
 
 COMMUNITIES = {
     "vision": ("CVPR", "ICCV", "ECCV"),

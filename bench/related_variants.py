@@ -32,7 +32,7 @@ from related_quality import community, dense_embeddings, precision
 from kg.corpus import Corpus, read_corpus  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
 from kg.related import ConceptIndex  # noqa: E402
-from kg.resolve import resolve  # noqa: E402
+from kg.concepts.resolve import resolve  # noqa: E402
 
 
 def p_at_k(scores: np.ndarray, ids: list[str], comm: dict[str, str], k: int) -> float:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from kg.corpus.scierc import PTB_TOKENS
 from kg.errors import KgError
-from kg.words import DETERMINERS
+from kg.text.words import DETERMINERS
 
 SCORED_TYPES: tuple[str, ...] = ("Method", "Task", "Dataset")
 REPORTED_TYPES: tuple[str, ...] = ("Method", "Task", "Dataset", "Metric")

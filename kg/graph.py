@@ -18,7 +18,7 @@ import networkx as nx
 
 from kg import schema
 from kg.records import Extraction, Paper, Relation
-from kg.resolve import Resolution
+from kg.concepts.resolve import Resolution
 
 
 def paper_text(attrs: dict) -> str:

@@ -19,7 +19,7 @@ from kg.corpus import Corpus, read_corpus
 from kg.graph import build_graph
 from kg.graphio import write_graphml, write_json
 from kg.records import ENTITY_TYPES, Extraction, Paper
-from kg.resolve import Resolution, resolve
+from kg.concepts.resolve import Resolution, resolve
 from kg.store import store_written_meanwhile
 
 

@@ -56,9 +56,9 @@ import snowballstemmer
 from kg import schema
 from kg.errors import KgError
 from kg.graph import entities_of, papers_of
-from kg.resolve import singular
+from kg.text.normalize import singular
 from kg.corpus.titles import clip
-from kg.words import DETERMINERS
+from kg.text.words import DETERMINERS
 
 if TYPE_CHECKING:
     from kg.builds import Build
@@ -609,14 +609,14 @@ def find_paper_in(titles: dict[str, str], query: str,
 
 
 def ranking_version() -> str:
-    """Digest of this module and of kg.resolve (whose plural rules make the concepts): a build's
-    stored RELATED_TO links are its ranking only if it matches."""
+    """Digest of this module and of kg.text.normalize (whose plural rules make the concepts): a
+    build's stored RELATED_TO links are its ranking only if it matches."""
     import hashlib
 
-    import kg.resolve
+    import kg.text.normalize
 
     h = hashlib.sha256(Path(__file__).read_bytes())
-    h.update(Path(kg.resolve.__file__).read_bytes())
+    h.update(Path(kg.text.normalize.__file__).read_bytes())
     return h.hexdigest()[:12]
 
 

@@ -8,7 +8,7 @@ from hypothesis import settings
 
 from kg.graph import build_graph
 from kg.records import Extraction, Mention, Paper, Relation
-from kg.resolve import resolve
+from kg.concepts.resolve import resolve
 
 
 def paper(pid: str, text: str, title: str | None = None) -> Paper:

@@ -338,7 +338,7 @@ def test_map_of_four_hundred_papers_keeps_theme_labels_legible(tmp_path, browser
     import random
 
     from kg.graph import build_graph
-    from kg.resolve import resolve
+    from kg.concepts.resolve import resolve
     from tests.helpers import extraction, paper
 
     rng = random.Random(3)

@@ -12,7 +12,7 @@ from kg.builds import GRAPH_JSON, MANIFEST
 from kg.graph import build_graph
 from kg.graphio import write_json
 from kg.records import Paper
-from kg.resolve import resolve
+from kg.concepts.resolve import resolve
 from tests.helpers import extraction, paper, small_corpus, with_relations
 
 # Text a Cypher literal, a CSV field or a Bolt string must carry unchanged.

@@ -11,7 +11,7 @@ from kg import schema
 from kg.graph import build_graph
 from kg.graphio import read_json, write_graphml, write_json
 from kg.records import RELATION_LABELS
-from kg.resolve import resolve
+from kg.concepts.resolve import resolve
 from kg.store import Store, write_store
 from tests.helpers import extraction, mention, paper, with_relations
 from tests.test_export_samples import sample_graph

@@ -28,7 +28,7 @@ from kg.corpus.titles import derive_title
 from kg.errors import KgError
 from kg.graph import build_graph
 from kg.records import ENTITY_TYPES, Paper
-from kg.resolve import resolve
+from kg.concepts.resolve import resolve
 from tests.helpers import examples
 
 # Modest example counts keep the suite fast; `python bench/fuzz.py` and bench/reliability.py run many more.

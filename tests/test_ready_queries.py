@@ -26,7 +26,7 @@ def test_ready_queries_are_found_by_name_and_as_the_repositorys_files(monkeypatc
 
 def test_the_pair_queries_list_pairs_that_two_papers_make(tmp_path):
     from kg.graph import build_graph
-    from kg.resolve import resolve
+    from kg.concepts.resolve import resolve
     from kg.store import Store, write_store
     from tests.helpers import small_corpus
 

@@ -16,7 +16,7 @@ from kg.errors import KgError
 from kg.graph import build_graph
 from kg.graphio import write_json
 from kg.related import ConceptIndex, add_related_edges, find_paper, related, related_all
-from kg.resolve import resolve
+from kg.concepts.resolve import resolve
 from tests.helpers import extraction, paper
 
 

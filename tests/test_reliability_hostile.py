@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from kg.graph import build_graph
 from kg.graphio import read_json, write_json
 from kg.records import Extraction, Mention, Paper
-from kg.resolve import resolve
+from kg.concepts.resolve import resolve
 from kg.store import Store, write_store
 
 REPO = Path(__file__).resolve().parent.parent

@@ -2,7 +2,7 @@
 import pytest
 
 from kg.records import Extraction, Mention
-from kg.resolve import normalize, resolve, singular
+from kg.concepts.resolve import normalize, resolve, singular
 from tests.helpers import extraction, paper, small_corpus
 
 
@@ -268,7 +268,7 @@ def test_versioned_plurals_lose_their_s(word, expected):
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from kg import acronyms  # noqa: E402
+from kg.text import acronyms  # noqa: E402
 from tests.helpers import examples  # noqa: E402
 
 _PIECES = ["(", ")", ",", ";", " ", "  ", "\n", "Long", "form", "of", "the", "LF", "LFs", "NLP", "Natural", "Language",

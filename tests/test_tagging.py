@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from kg.acronyms import definitions, stands_for
+from kg.text.acronyms import definitions, stands_for
 from kg.extract import bio
 from kg.extract.postprocess import drop_generic, is_generic
 from kg.records import Extraction, Mention
@@ -153,7 +153,7 @@ def test_a_mention_that_is_one_adjective_is_dropped_by_default():
 
 def test_a_mention_cut_short_of_an_acronyms_long_form_takes_the_whole_long_form():
     from kg.extract.postprocess import DEFAULT_STEPS, bound_by_acronyms
-    from kg.resolve import resolve
+    from kg.concepts.resolve import resolve
     from tests.helpers import paper
 
     text = "The inexact stochastic proximal point algorithm (isPPA) is popular. We improve isPPA."

@@ -6,16 +6,16 @@ their extractions (``kg.shards``: a build's ``records/``) one at a time and reso
 group-by:
 
 1. map, per shard: each Paper becomes a row of ``nodes_Paper.csv``; each mention gets its key
-   (``kg.resolve.normalize``, the paper's own acronym definitions applied: "PMD" in a paper that
+   (``kg.text.normalize``, the paper's own acronym definitions applied: "PMD" in a paper that
    defines "Policy Mirror Descent (PMD)" is that) and is spilled, with its paper, type, surface
    form, score and span, into one of ``buckets`` Parquet files chosen by a hash of the key;
 2. reduce, per bucket: every mention of a key is in one bucket, so a bucket alone gives its
-   entities (the type most papers give the key, as ``kg.resolve`` decides; the name and aliases
+   entities (the type most papers give the key, as ``kg.concepts`` decides; the name and aliases
    from the surface forms) and their relationships from papers (one per paper and entity, its
    mentions gathered in the paper's order), appended to the node and relationship files.
 
 Memory holds one shard or one bucket at a time. What this route leaves out, against a build:
-the merges ``kg.resolve`` makes with the whole corpus in view (an acronym defined in one paper
+the merges ``kg.concepts`` makes with the whole corpus in view (an acronym defined in one paper
 read so in another, long forms spelled two ways, "the X model" as X); the RELATED_TO links and
 the papers' themes, which need the related-paper ranking of kg.related over the whole graph; and
 the relations between entities (USED_FOR, ...), whose two arguments' keys fall in different
@@ -37,9 +37,9 @@ from kg import schema, shards
 from kg.errors import KgError
 from kg.export.neo4j_import import (ImportFiles, check_out_folder, field, header_type, import_command, readme,
                                     replace_folder)
-from kg.acronyms import definitions as acronym_definitions
+from kg.text.acronyms import definitions as acronym_definitions
 from kg.records import ENTITY_TYPES
-from kg.resolve import acronym_of, display_name, normalize, unified_types
+from kg.concepts.resolve import acronym_of, display_name, normalize, unified_types
 
 BUCKETS = 16  # enough that a bucket of a 10M-abstract corpus's mentions fits in memory
 _SPILL = pa.schema([("paper", pa.string()), ("seq", pa.int64()), ("idx", pa.int32()), ("type", pa.string()),

@@ -115,7 +115,7 @@ def bound_by_acronyms(doc, mentions: list[Mention]) -> list[Mention]:
     the acronym's letters say the long form starts ("inexact stochastic proximal point algorithm
     (isPPA)": the tagger's "stochastic proximal point algorithm" becomes the whole long form, which
     resolution then joins with "isPPA"); mentions left inside it, fragments of it, go."""
-    from kg.acronyms import definitions
+    from kg.text.acronyms import definitions
 
     starts = {d.long_span[1]: d.long_span[0] for d in definitions(doc.text)}
     if not starts:

@@ -8,7 +8,7 @@ import networkx as nx
 from kg.builds import page_name  # the build folder's layout names the pages
 from kg.errors import KgError
 from kg.graph import entities_of
-from kg.resolve import normalize
+from kg.concepts.resolve import normalize
 
 
 def paper_page(paper_id: str) -> str:

@@ -7,7 +7,7 @@
 stand for: every word of the long form but a short function word ("of", "for", "from") gives
 the acronym the letter it starts with, in order (Schwartz & Hearst's matching, made strict so
 that a long form never reaches further back than its letters do). Entity resolution
-(kg/resolve.py) merges an acronym with its long form through these.
+(kg/concepts/resolve.py) merges an acronym with its long form through these.
 """
 from __future__ import annotations
 
