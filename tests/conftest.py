@@ -25,3 +25,14 @@ def extractor():
     from kg.extract import Extractor
 
     return Extractor(use_keybert=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def hypothesis_profile_in_junit(record_testsuite_property):
+    """The Hypothesis profile in force, in the JUnit XML report when one is written (--junitxml;
+    a no-op otherwise): tests/test_bench_smoke.py reads it to check that bench/fuzz.py draws
+    fresh cases, without parsing Hypothesis's printed statistics, whose wording changes."""
+    current = settings()
+    record_testsuite_property("hypothesis_profile", settings.get_current_profile_name())
+    record_testsuite_property("hypothesis_max_examples", current.max_examples)
+    record_testsuite_property("hypothesis_derandomize", current.derandomize)
