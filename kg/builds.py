@@ -8,6 +8,7 @@ Layout of ``exports/<corpus name>/``::
     store           the embedded LadybugDB database (one file)
     records/        the papers and their extractions as Parquet shards (kg.shards): what `kg add` adds to
     index.html      the interactive overview (pyvis)
+    trends.html     concepts rising and falling over the years (corpora of two years or more)
     views/          per-paper and per-concept pages (``page_name``), their scripts in views/lib/
     neo4j-import/, neo4j.cypher   exports kg writes there by default
 
@@ -45,6 +46,7 @@ GRAPH_ML = "graph.graphml"
 STORE = "store"
 INDEX_HTML = "index.html"
 MAP_HTML = "map.html"  # the corpus map: papers grouped by research theme
+TRENDS_HTML = "trends.html"  # concepts rising and falling over the years (kg.view.trendspage)
 VIEWS = "views"
 PAGE_DIGESTS = "pages.json"  # in views/: what each page shows, as a digest (kg.view.write_views)
 THEMES_JS = "themes.js"  # in views/: each paper's research theme, which the pages read (kg.view.write_themes)
@@ -53,8 +55,8 @@ NEO4J_SCRIPT = "neo4j.cypher"
 RECORDS = "records"  # kg.shards.RECORDS, named here so that this module imports no stage
 DEFAULT_EXPORTS = Path("exports")
 # What a build folder holds: its outputs and the exports kg writes into it by default.
-BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, RECORDS, INDEX_HTML, MAP_HTML, VIEWS, NEO4J_IMPORT,
-                           NEO4J_SCRIPT})
+BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, RECORDS, INDEX_HTML, MAP_HTML, TRENDS_HTML, VIEWS,
+                           NEO4J_IMPORT, NEO4J_SCRIPT})
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 Layout inside a build directory (kg.builds)::
 
     index.html                      overview, self-contained (scripts inlined)
+    trends.html                     concepts rising and falling over the years (corpora of 2+ years; no script)
     views/lib/                      vis-network (pyvis's copy) and kg's script and style
     views/paper-<slug>-<hash>.html  one paper: its concepts, what it states between them, related papers
     views/concept-<slug>-<hash>.html one concept: the papers using it, what is stated about it, what co-occurs
@@ -24,8 +25,9 @@ import orjson
 
 from kg import forks
 from kg.compat import batched
-from kg.builds import INDEX_HTML, MAP_HTML, PAGE_DIGESTS, THEMES_JS, VIEWS, Manifest
+from kg.builds import INDEX_HTML, MAP_HTML, PAGE_DIGESTS, THEMES_JS, TRENDS_HTML, VIEWS, Manifest
 from kg.errors import KgError
+from kg.analysis.trends import paper_years
 from kg.graph import entities_of, papers_of
 from kg.related import LISTED_K, RelatedPaper, related_all
 from kg.related import related as related_one
@@ -33,9 +35,10 @@ from kg.schema import PAPER
 from kg.view.names import concept_page, find_concept, page_name, paper_page
 from kg.view.pages import NODE_BUDGET, concept_view, map_view, overview, overview_nodes, page_digests, paper_view
 from kg.view.render import Page, copy_assets, render
+from kg.view.trendspage import trends_page
 
 __all__ = [
-    "write_views", "write_overview", "write_map", "write_themes", "pages_on_disk", "write_paper_view", "write_concept_view", "find_concept",
+    "write_views", "write_overview", "write_map", "write_trends", "write_themes", "pages_on_disk", "write_paper_view", "write_concept_view", "find_concept",
     "page_name", "paper_page", "concept_page", "NODE_BUDGET",
 ]
 # A build writes a page for every node up to this many nodes; above it (tens of thousands of
@@ -123,7 +126,8 @@ def write_overview(g: nx.DiGraph, build_dir: Path, related: dict[str, list[Relat
     related = related_all(g, LISTED_K) if related is None else related
     page = overview(g, _corpus(build_dir, corpus), related, budget=budget, has_page=has_page)
     map_href = MAP_HTML if (Path(build_dir) / MAP_HTML).exists() else ""
-    return _write(Path(build_dir) / INDEX_HTML, render(page, inline=True, home_href=INDEX_HTML, map_href=map_href))
+    return _write(Path(build_dir) / INDEX_HTML, render(page, inline=True, home_href=INDEX_HTML, map_href=map_href,
+                                                       trends_href=_trends_href(build_dir)))
 
 
 def write_map(g: nx.DiGraph, build_dir: Path, related: dict[str, list[RelatedPaper]] | None = None,
@@ -132,7 +136,24 @@ def write_map(g: nx.DiGraph, build_dir: Path, related: dict[str, list[RelatedPap
     """Write ``map.html``: the papers grouped by research theme (their ``topic``); its path."""
     related = related_all(g, LISTED_K) if related is None else related
     page = map_view(g, _corpus(build_dir, corpus), related, budget=budget, has_page=has_page)
-    return _write(Path(build_dir) / MAP_HTML, render(page, inline=True, home_href=INDEX_HTML, map_href=MAP_HTML))
+    return _write(Path(build_dir) / MAP_HTML, render(page, inline=True, home_href=INDEX_HTML, map_href=MAP_HTML,
+                                                     trends_href=_trends_href(build_dir)))
+
+
+def _trends_href(build_dir: Path) -> str:
+    return TRENDS_HTML if (Path(build_dir) / TRENDS_HTML).exists() else ""
+
+
+def write_trends(g: nx.DiGraph, build_dir: Path, corpus: str | None = None,
+                 has_page: Callable[[str], bool] | None = None) -> Path | None:
+    """Write ``trends.html``, the concepts rising and falling most per type; its path. None, and no
+    page (an earlier one removed), when the papers do not span two years."""
+    path = Path(build_dir) / TRENDS_HTML
+    html = trends_page(g, _corpus(build_dir, corpus), has_page=has_page, map_href=MAP_HTML)
+    if html is None:
+        path.unlink(missing_ok=True)
+        return None
+    return _write(path, html)
 
 
 def write_paper_view(g: nx.DiGraph, build_dir: Path, paper_id: str,
@@ -183,10 +204,12 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
         paged = set(keep_papers) | set(keep_ents)
         papers, ents = keep_papers, keep_ents
         has_page = paged.__contains__
-    # The map and the themes first: every page links into the one and reads the other.
+    # The trends, the map and the themes first: the map and the overview link to the trends, every
+    # page links into the map and reads the themes.
+    write_trends(g, build_dir, corpus=corpus, has_page=has_page)
     write_map(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)
     write_themes(g, views)
-    job = _PageJob(g, views, corpus, related, has_page, atomic=not fresh)
+    job = _PageJob(g, views, corpus, related, has_page, atomic=not fresh, years=paper_years(g))
     nodes = [(True, p) for p in papers] + [(False, e) for e in ents]
     if has_page is None:
         digests = page_digests(g, corpus, related)
@@ -236,6 +259,7 @@ class _PageJob:
     related: dict[str, list[RelatedPaper]]
     has_page: Callable[[str], bool] | None
     atomic: bool
+    years: dict[str, int] | None = None  # each dated paper's year, for the concept pages' timelines
 
     def __call__(self, nodes: list[tuple[bool, str]]) -> int:
         g, corpus, has_page = self.g, self.corpus, self.has_page
@@ -245,6 +269,6 @@ class _PageJob:
                 page = paper_view(g, corpus, n, self.related, has_page)
                 _write(self.views / paper_page(n), _view_html(page, _map_links(page, to_map)), self.atomic)
             else:
-                page = concept_view(g, corpus, n, has_page=has_page)
+                page = concept_view(g, corpus, n, has_page=has_page, years=self.years)
                 _write(self.views / concept_page(n), _view_html(page, _map_links(page, to_map)), self.atomic)
         return len(nodes)

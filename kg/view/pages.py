@@ -12,6 +12,7 @@ import networkx as nx
 from pyvis.network import Network
 
 from kg import schema
+from kg.analysis.trends import paper_years
 from kg.graph import entities_of, mention_edge, paper_text, papers_of
 from kg.related import RelatedPaper
 from kg.corpus.titles import clip
@@ -328,7 +329,9 @@ def concept_relations(b: _Builder, eid: str, max_related: int = 30, max_statemen
 
 
 def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, max_cooccurring: int = 30,
-                 has_page: Callable[[str], bool] | None = None) -> Page:
+                 has_page: Callable[[str], bool] | None = None, years: dict[str, int] | None = None) -> Page:
+    """One concept's page. ``years``: each dated paper's year (``kg.analysis.trends.paper_years``),
+    read once for all the pages of a build; found here if not given."""
     b = _Builder(g, prefix="", has_page=has_page)
     users = sorted((u for u, _, t in g.in_edges(eid, data="type") if t in MENTION_TYPES),
                    key=lambda p: (-mention_edge(g, p, eid).get("mentions", 1), p))
@@ -373,7 +376,32 @@ def concept_view(g: nx.DiGraph, corpus: str, eid: str, max_papers: int = 150, ma
                           + ([f"also written {', '.join(aliases[:6])}"] if aliases else []))
     return Page(kind="concept", heading=d.get("name") or eid, subtitle=subtitle, corpus=corpus, nodes=b.net.nodes,
                 edges=b.net.edges, options=_options(len(b.net.nodes)), legend=b.legend(), search=b.search(),
-                pages={p: b.href(p) for p in users}, focus=eid, note=note)
+                pages={p: b.href(p) for p in users}, focus=eid, note=note,
+                timeline=concept_timeline(users, paper_years(g) if years is None else years, d["label"]))
+
+
+def year_span(years: dict[str, int]) -> range | None:
+    """Every year from the corpus's first to its last (gaps included), or None under two years."""
+    if not years:
+        return None
+    first, last = min(years.values()), max(years.values())
+    return range(first, last + 1) if last > first else None
+
+
+def concept_timeline(users: list[str], years: dict[str, int], label: str) -> str:
+    """A concept's papers per year as small SVG bars over the corpus's years ("" without two years).
+    Counts, not shares: a share moves with every paper added, and `kg add` keeps unchanged pages."""
+    from kg.view.timeline import year_bars
+
+    span = year_span(years)
+    if span is None:
+        return ""
+    counts = Counter(years[p] for p in users if p in years)
+    values = [counts[y] for y in span]
+    tips = [f"{y}: {n:,} paper{'s' if n != 1 else ''}" for y, n in zip(span, values)]
+    undated = sum(1 for p in users if p not in years)
+    return year_bars(list(span), values, tips, color=style_of(label).color, top_label=f"max {max(values):,}"
+                     + (f" · {undated:,} undated" if undated else ""), label="papers per year")
 
 
 # Theme colours: Okabe-Ito without its yellow (unreadable on white), then darker companions;
@@ -528,6 +556,9 @@ def page_digests(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPape
             sorted((r.id, shown[r.id], [(e, n) for e, _, n in mentions.get(r.id, ()) if e in count])
                    for r in related.get(p, ())),
         ))
+    # A concept's timeline spans the corpus's years: a paper of a new year redraws every one.
+    span = year_span(paper_years(g))
+    span_key = (span.start, span.stop) if span else None
     for e in entities_of(g):
-        out[e] = digest((corpus, shown[e], sorted(users.get(e, ())), sorted(around.get(e, ()), key=repr)))
+        out[e] = digest((corpus, shown[e], sorted(users.get(e, ())), sorted(around.get(e, ()), key=repr), span_key))
     return out

@@ -51,6 +51,7 @@ class Page:
     pages: dict[str, str] = field(default_factory=dict)  # node id -> href of its page
     focus: str | None = None
     note: str = ""
+    timeline: str = ""  # a concept's papers per year, inline SVG (kg.view.timeline), shown as is
 
 
 @lru_cache(maxsize=1)
@@ -63,7 +64,7 @@ def _template() -> jinja2.Template:
 
 
 def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str = "index.html",
-           map_href: str = "", themes_src: str = "") -> str:
+           map_href: str = "", themes_src: str = "", trends_href: str = "") -> str:
     """The page's HTML. ``themes_src``: the build's script of paper themes (``kg.view.THEMES_JS``),
     which a page not inlined loads rather than holding its paper's theme."""
     styles = {t: {"color": s.color, "glyph": s.glyph} for t, s in STYLES.items()}
@@ -75,8 +76,9 @@ def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str =
     }
     ctx = dict(
         kind=page.kind, title=page.heading, heading=page.heading, subtitle=page.subtitle, corpus=page.corpus,
-        note=page.note, node_count=len(page.nodes), data_json=page_json(data), inline=inline, asset_prefix=asset_prefix,
-        home_href=home_href, map_href=map_href, themes_src=themes_src,
+        note=page.note, timeline=Markup(page.timeline), node_count=len(page.nodes), data_json=page_json(data),
+        inline=inline, asset_prefix=asset_prefix,
+        home_href=home_href, map_href=map_href, themes_src=themes_src, trends_href=trends_href,
     )
     if inline:
         ctx.update({var: _read(ASSETS[name]) for var, name in _INLINE_VARS.items()})
