@@ -1,6 +1,6 @@
-"""Every relative link in README.md and docs/ leads somewhere: to a file of the repository and, when
-it names a heading (`file.md#heading`, `#heading`), to a heading of that file, as GitHub numbers
-them. Links to the web are not followed (the tests run offline)."""
+"""Every relative link in README.md, exports/README.md and docs/ leads somewhere: to a file of the
+repository and, when it names a heading (`file.md#heading`, `#heading`), to a heading of that file,
+as GitHub names them. Links to the web are not followed (the tests run offline)."""
 from __future__ import annotations
 
 import re
@@ -10,7 +10,7 @@ from urllib.parse import unquote
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "exports" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"(`+).+?\1")
