@@ -90,14 +90,14 @@ class Store:
     def execute(self, cypher: str, params: dict[str, Any] | None = None) -> None:
         self.query(cypher, params)
 
-    def load(self, cypher: str, params: dict[str, Any] | None = None) -> None:
-        """Run a bulk statement (``COPY``), prepared here rather than by ``execute``: several COPYs
-        into one table through ``execute`` crashed ladybug 0.22, and a statement the connection
-        prepares itself stays cached with its parameters until the store is closed."""
-        params = params or {}
+    def load(self, cypher: str) -> None:
+        """Run a bulk statement (``COPY ... FROM '<file>'``), with no parameters: ``execute`` runs a
+        statement without parameters as it stands, where one with them is prepared and kept in the
+        connection's cache with its values until the store is closed (an Arrow table given as
+        ``$rows`` stayed in memory for the whole write). Statements prepared by hand, which
+        ladybug 0.22 deprecates, are not needed: the rows come from a file the engine reads."""
         try:
-            prepared = self._conn.prepare(cypher, params)
-            self._conn.execute(prepared, params).close()
+            self._conn.execute(cypher).close()
         except RuntimeError as exc:
             raise KgError(_engine_message(self.path, exc)) from None
 
@@ -325,8 +325,9 @@ def _copy(store: Store, table: str, columns: dict[str, str], rows: Iterable[dict
     papers the copy of RELATED_TO, a million rows with three list properties, peaked 0.45 GB
     higher, and took 76 s instead of 59). Several COPY statements into one relationship table
     are slow: each merges into what the table holds (100k papers' RELATED_TO in chunks of 200k
-    rows ran over 8 minutes, against 66 s in one; run through ``execute`` they crashed ladybug
-    0.22, each prepared on its own they land). The statement names the file: kg's own path,
+    rows ran over 8 minutes, against 66 s in one; given their rows as a parameter, through the
+    connection's statement cache, they crashed ladybug 0.22; from files, with no parameter, six
+    COPYs of 200k rows into one table land). The statement names the file: kg's own path,
     quoted, never text from the corpus.
     """
     import pyarrow as pa  # here, not at the top: commands that only read the store skip its import
