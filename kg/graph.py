@@ -57,7 +57,7 @@ def build_graph(
     for eid, ent in resolution.entities.items():
         g.add_node(
             eid, label=ent.type, name=ent.name, type=ent.type, aliases=list(ent.aliases),
-            papers=0, mentions=0,
+            papers=0, mentions=0, level=ent.level, specificity=round(ent.specificity, 4),
         )
     for p in papers:
         ex = by_id.get(p.id)

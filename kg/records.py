@@ -91,3 +91,5 @@ class Entity:
     type: str
     name: str  # display name (most frequent surface form)
     aliases: list[str] = field(default_factory=list)
+    level: str = "specific"  # kg.schema.LEVELS, decided by the concept stage
+    specificity: float = 0.5  # 0..1

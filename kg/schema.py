@@ -78,7 +78,15 @@ ENTITY_PROPERTIES: dict[str, str] = {
     "aliases": "STRING[]",
     "papers": "INT64",  # number of papers that mention it
     "mentions": "INT64",  # number of mentions over the corpus
+    "level": "STRING",  # how specific: one of LEVELS (kg.concepts.specificity)
+    "specificity": "DOUBLE",  # 0..1, the score the level is cut from
 }
+
+# How specific a concept is, most specific first: a named artifact ("BERT", "GLUE"), a specific
+# technique or task ("knowledge distillation"), a broad class ("language models"), a generic word
+# ("training"). Top lists, reasons and labels leave GENERIC out unless asked for everything.
+ARTIFACT, SPECIFIC, BROAD, GENERIC = "artifact", "specific", "broad", "generic"
+LEVELS: tuple[str, ...] = (ARTIFACT, SPECIFIC, BROAD, GENERIC)
 
 MENTION_PROPERTIES: dict[str, str] = {
     "mentions": "INT64",  # mentions of the entity in this paper

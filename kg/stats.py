@@ -13,6 +13,7 @@ from kg import schema
 from kg.builds import Manifest
 from kg.records import ENTITY_TYPES
 from kg.graph import entities_of
+from kg.schema import GENERIC
 
 
 @dataclass(frozen=True)
@@ -51,13 +52,20 @@ class BuildStats:
         return asdict(self)
 
 
-def build_stats(g: nx.DiGraph, manifest: Manifest, top: int = 5) -> BuildStats:
-    """What the build of ``g`` holds, with its ``manifest``'s counts; ``top`` entities per type."""
-    tops: dict[str, list[TopEntity]] = {}
-    for label in ENTITY_TYPES:
-        nodes = [g.nodes[n] for n in entities_of(g, label)]
-        nodes.sort(key=lambda d: (-d.get("papers", 0), d["name"].lower()))
-        tops[label] = [TopEntity(d["name"], d.get("papers", 0), len(d.get("aliases", ()))) for d in nodes[:top]]
+def top_entities(g: nx.DiGraph, label: str, top: int = 5, everything: bool = False) -> list[TopEntity]:
+    """The ``top`` entities of type ``label`` that most papers mention; generic concepts (level
+    "generic", kg.concepts.specificity) only with ``everything``."""
+    nodes = [g.nodes[n] for n in entities_of(g, label)]
+    if not everything:
+        nodes = [d for d in nodes if d.get("level") != GENERIC]
+    nodes.sort(key=lambda d: (-d.get("papers", 0), d["name"].lower()))
+    return [TopEntity(d["name"], d.get("papers", 0), len(d.get("aliases", ()))) for d in nodes[:top]]
+
+
+def build_stats(g: nx.DiGraph, manifest: Manifest, top: int = 5, everything: bool = False) -> BuildStats:
+    """What the build of ``g`` holds, with its ``manifest``'s counts; ``top`` entities per type
+    (specific ones, unless ``everything``)."""
+    tops = {label: top_entities(g, label, top, everything) for label in ENTITY_TYPES}
     return BuildStats(
         name=manifest.name,
         corpus=manifest.corpus,

@@ -65,12 +65,31 @@ def _defines_acronym(text: str) -> bool:
     return bool(m) and _abbreviates(m.group(2).strip(), m.group(1))
 
 
+# The share of the papers defining an acronym that must agree on its long form for it to stand for
+# that long form in every paper.
+DOMINANT_SHARE = 0.75
+# An acronym names its entity when written at least this often, and twice as often as the rest.
+ACRONYM_NAMES_MIN = 3
 _SHORT_WORDS = frozenset("of for from with in on the to by via and a an at as".split())
 
 
 def _content_words(key: str) -> str:
     """A long form's key without its short function words, to compare spellings of one name."""
     return " ".join(w for w in key.split(" ") if w not in _SHORT_WORDS)
+
+
+def fold(key: str) -> str:
+    """A key with no hyphens, spaces or plurals: what two spellings of one name share."""
+    return "".join(singular(w) for w in _WORD_BREAK.split(key))
+
+
+def _written_as_name(m: Mention) -> bool:
+    """Is the mention written as a name: a name-shaped word ("GPT-2", "BiLSTM"), or capitalised
+    where a sentence does not start ("the Transformer")?"""
+    text = m.text.strip()
+    if any(name_strength(w) > 0 for w in text.split()):
+        return True
+    return text[:1].isupper() and not m.sentence.lstrip().startswith(text)
 
 
 def _multiword(text: str) -> bool:
@@ -135,6 +154,14 @@ def display_name(key: str, forms: Counter[str]) -> str:
         if defined and defined.end() < len(s) and _abbreviates(defined.group(2), defined.group(1)) \
                 and normalize(defined.group(1)) == key:
             named[defined.group(1)] += n
+    # An acronym that people write far more often than its long form names the entity: "BERT",
+    # not "bidirectional encoder representations from transformers". (Where it is written only
+    # a little more, the long form says more to a reader.)
+    acronyms = Counter({s: n for s, n in forms.items() if " " not in s and name_strength(s) > 0
+                        and fold(normalize(s)) != fold(key)})
+    written = sum(acronyms.values())
+    if written >= ACRONYM_NAMES_MIN and written >= 2 * sum(n for s, n in forms.items() if s not in acronyms):
+        return max(acronyms, key=lambda s: (acronyms[s], s))
     ranked = sorted(named, key=lambda s: (not (_multiword(s) and normalize(s) == key), normalize(s) != key,
                                           "(" in s, -named[s], s))
     name = ranked[0]
@@ -175,21 +202,29 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     own_long = {pid: {key: c.most_common(1)[0][0] for key, c in defs.items()} for pid, defs in own.items()}
     # Long forms that differ only in their short words are one: "reinforcement learning from human
     # feedback" and "... with human feedback" both define RLHF. The commonest spelling stands.
+    # So are spellings that differ in hyphens, spaces and plurals ("Bi-directional Encoder
+    # Representation" and "bidirectional encoder representations" both define BERT).
     spellings: dict[str, Counter[str]] = defaultdict(Counter)
     for defs in own.values():
         for c in defs.values():
             for long, n in c.items():
-                spellings[_content_words(long)][long] += n
+                spellings[fold(_content_words(long))][long] += n
     canonical = {long: c.most_common(1)[0][0] for c in spellings.values() for long in c}
 
-    # An acronym defined with one long form only, in every paper that defines it, stands for it
-    # whatever type a mention of it has: the tagger types a name inconsistently more often than
-    # two fields share an acronym.
-    untyped: dict[str, set[str]] = defaultdict(set)
+    # An acronym whose long form is the same in (nearly) every paper that defines it stands for it
+    # in every paper, whatever type a mention of it has: the tagger types a name inconsistently
+    # more often than two fields share an acronym. One paper in four may define it otherwise
+    # ("MT" for Mechanical Turk in a corpus where it is machine translation); more, and it stays
+    # an acronym of its own outside the papers that define it.
+    untyped: dict[str, Counter[str]] = defaultdict(Counter)
     for defs in own.values():
         for acro, c in defs.items():
-            untyped[acro].update(canonical[long] for long in c)
-    unambiguous = {acro: next(iter(longs)) for acro, longs in untyped.items() if len(longs) == 1}
+            untyped[acro].update({canonical[long] for long in c})
+    unambiguous = {}
+    for acro, longs in untyped.items():
+        (long, n), = longs.most_common(1)
+        if n >= DOMINANT_SHARE * sum(longs.values()):
+            unambiguous[acro] = long
 
     def plain_key(etype: str, text: str, pid: str) -> str:
         k = normalize(text)
@@ -200,7 +235,14 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             k = acronym_to_long.get((etype, k)) or unambiguous.get(k, k)
         return canonical.get(k, k)
 
-    known = {(m.type, plain_key(m.type, m.text, ex.paper_id)) for ex in extractions for m in ex.mentions}
+    known = set()
+    named = set()  # keys some paper writes as a name: "Transformer" mid-sentence, "GPT-2"
+    for ex in extractions:
+        for m in ex.mentions:
+            k = plain_key(m.type, m.text, ex.paper_id)
+            known.add((m.type, k))
+            if _written_as_name(m):
+                named.add(k)
 
     def key_of(m: Mention, pid: str) -> str:
         text = m.text.strip()
@@ -218,13 +260,23 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
                 return core
             # Otherwise the name must be an entity of its own, and more than a common word
             # before a model-like head: "reward model" is no "reward", "summarization task" is.
-            if (m.type, core) in known and (" " in name or name[:1].isupper() or head in _TASK_HEADS):
+            if (m.type, core) in known and (" " in name or name[:1].isupper() or head in _TASK_HEADS
+                                            or core in named):
                 return core
         return plain_key(m.type, text, pid)
 
     # Pass 2: each mention's key; then one type per key over the corpus, the type most papers give
     # it ("RLHF" is one node whether a paper reads it as a method or as a task).
     keys = {ex.paper_id: [key_of(m, ex.paper_id) for m in ex.mentions] for ex in extractions}
+    # Keys that differ only in hyphens, spaces and plurals are one ("multi-task learning" and
+    # "multitask learning", "ACE 2005" and "ACE2005"): the commonest spelling stands.
+    spelled: dict[str, Counter[str]] = defaultdict(Counter)
+    for ks in keys.values():
+        for k in ks:
+            spelled[fold(k)][k] += 1
+    one = {k: max(c, key=lambda x: (c[x], -len(x), x)) for c in spelled.values() if len(c) > 1 for k in c}
+    if one:
+        keys = {pid: [one.get(k, k) for k in ks] for pid, ks in keys.items()}
     best = unified_types((ex.paper_id, m.type, k, m.score) for ex in extractions
                          for m, k in zip(ex.mentions, keys[ex.paper_id]))
 
