@@ -11,6 +11,7 @@ import pytest
 
 from kg.records import Extraction
 
+pytestmark = pytest.mark.slow  # kg in a subprocess; seed_build (tests/conftest.py): the seed list built once
 ROOT = Path(__file__).parent.parent
 SEED = ROOT / "seeds" / "iclr2025_abstracts.txt"
 
@@ -22,14 +23,6 @@ def kg(*args: str, cwd: Path = ROOT, check: bool = False) -> subprocess.Complete
     if check and proc.returncode != 0:
         raise AssertionError(f"kg {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}")
     return proc
-
-
-@pytest.fixture(scope="session")
-def seed_build(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("builds") / "iclr"
-    proc = kg("build", str(SEED), "--out", str(out), "--no-cache", "--quiet", check=True)
-    assert "papers        19" in proc.stdout
-    return out
 
 
 def query(build: Path, cypher: str, *params: str) -> list[dict]:
