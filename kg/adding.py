@@ -29,6 +29,10 @@ from kg.errors import KgError
 from kg.pipeline import BuildOptions, BuildResult, assemble, extract_corpus, extractor_version, write_build
 from kg.records import Extraction, Paper
 
+# kg.extract.Extractor parses fewer papers than this (twice its batch of 64) in one process, whatever
+# its workers: an add of fewer is extracted by the process that loads the models beside the reading.
+PARALLEL_PAPERS = 128
+
 
 @dataclass(frozen=True)
 class Present:
@@ -111,7 +115,9 @@ def add(
         timings: dict[str, float] = {"read": time.perf_counter() - t0}
         t = time.perf_counter()
         fresh = Corpus(name=corpus.name, path=corpus.path, papers=new)
-        new_extractions, extracted = (ahead or extract)(fresh, options)
+        # Enough new papers for --workers processes to parse: this process extracts, forking them.
+        parallel = options.workers > 1 and len(new) >= PARALLEL_PAPERS
+        new_extractions, extracted = (ahead if ahead and not parallel else extract)(fresh, options)
         timings["extract"] = time.perf_counter() - t
 
     papers = old_papers + new
@@ -182,8 +188,8 @@ def _unchanged(path: Path, stamp: tuple[int, int]) -> None:
 def _extractor_ahead(options: BuildOptions, extract: Callable) -> Iterator[Callable | None]:
     """``extract_corpus`` with an extractor whose models start loading now, in a forked process
     (``kg.extract.background``), ended when the block ends; None where kg's own extraction in
-    this process is not what runs (a caller's function, a Dask cluster, forked parse workers)."""
-    if extract is not extract_corpus or options.cluster or options.workers > 1:
+    this process is not what runs (a caller's function, a Dask cluster)."""
+    if extract is not extract_corpus or options.cluster:
         yield None
         return
     from kg.extract import Extractor

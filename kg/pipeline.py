@@ -18,6 +18,7 @@ from kg import __version__, builds, schema, shards
 from kg.corpus import Corpus, read_corpus
 from kg.graph import build_graph
 from kg.graphio import write_graphml, write_json
+from kg.machine import default_workers
 from kg.records import ENTITY_TYPES, Extraction, Paper
 from kg.concepts.resolve import Resolution, resolve
 from kg.store import store_written_meanwhile
@@ -32,7 +33,7 @@ class BuildOptions:
     model: Path | None = None  # a tagger folder from `kg train`; None: the shipped one
     related_k: int = 10  # RELATED_TO edges stored per paper; `kg related -k K<=this` reads them
     views: bool = True
-    workers: int = 1
+    workers: int = field(default_factory=default_workers)  # the usable cores, bounded by memory (kg.machine)
     cache_dir: Path | None = None  # extraction cache; None disables it
     progress: bool = False
     format: str | None = None  # the corpus's format (kg.corpus.FORMAT_NAMES); None: told by name and content

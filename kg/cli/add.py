@@ -8,7 +8,8 @@ import typer
 
 from kg.builds import MANIFEST
 from kg.cli.app import app
-from kg.cli.build import CorpusFormat, _shown, _Warnings, cache_dir_of, cluster_of, summary
+from kg.cli.build import CorpusFormat, _shown, _Warnings, cache_dir_of, cluster_of, summary, workers_option
+from kg.machine import default_workers
 
 SHOWN_PRESENT = 10  # papers already in the build named one by one; the rest counted
 
@@ -19,7 +20,8 @@ def add_command(
                                            show_default=False)],
     db: Annotated[Path | None, typer.Option("--db", metavar="BUILD_DIR", help="The build to add to (default: the most recent build under exports/).",
                                             show_default=False)] = None,
-    workers: Annotated[int, typer.Option("--workers", min=1, metavar="N", help="Processes that parse the new abstracts and write the pages.")] = 1,
+    workers: Annotated[int, workers_option("Processes that parse the new abstracts and write the pages; "
+                                           "1: everything in this process.")] = default_workers(),
     cache: Annotated[Path | None, typer.Option("--cache", metavar="DIR", help="Extraction cache folder (default: $KG_CACHE_DIR or .kg-cache).",
                                                show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Extract the new papers afresh; read and write no cache.")] = False,
@@ -40,7 +42,7 @@ def add_command(
     \b
     Example:
       kg add new_papers.jsonl                           # into the most recent build
-      kg add more.bib --db exports/iclr2025_abstracts --workers 2
+      kg add more.bib --db exports/iclr2025_abstracts
     """
     from kg.adding import add
     from kg.builds import INDEX_HTML, open_build
