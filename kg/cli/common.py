@@ -45,9 +45,10 @@ def render(columns: list[str], rows: list[list[Any]], fmt: Format) -> str:
     if fmt == Format.csv:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(columns)
+        w.writerow([spreadsheet_safe(c) for c in columns])
         for r in rows:
-            w.writerow([json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v for v in r])
+            w.writerow([spreadsheet_safe(json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v)
+                        for v in r])
         return buf.getvalue().rstrip("\n")
     cells = [[_cell(v) for v in r] for r in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
@@ -56,6 +57,22 @@ def render(columns: list[str], rows: list[list[Any]], fmt: Format) -> str:
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
     lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(lines)
+
+
+# What makes a spreadsheet read a cell as a formula rather than text (OWASP, "CSV Injection").
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A CSV cell that a spreadsheet shows as text: text starting with ``= + - @``, a tab or a
+    carriage return gets a leading ``'``. A paper titled ``=HYPERLINK("http://...","click")``
+    would otherwise be a formula that Excel, LibreOffice or Google Sheets runs when the file is
+    opened (OWASP's "CSV Injection"). Numbers stay numbers, negative ones too: only ``str`` cells
+    are changed. The neo4j-admin import files (kg.export) are read by Neo4j, not a spreadsheet,
+    and keep their text as it is."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
 
 
 def _unique(columns: list[str]) -> list[str]:

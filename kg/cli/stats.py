@@ -7,14 +7,15 @@ from typing import Annotated
 import typer
 
 from kg.cli.app import app
-from kg.cli.common import DbOption, ReportFormat, build_from, relationship_lines
+from kg.cli.common import DbOption, Format, build_from, relationship_lines, render
 
 
 @app.command("stats")
 def stats_command(
     db: DbOption = None,
     top: Annotated[int, typer.Option("--top", min=0, metavar="N", help="Most used entities to list per type.")] = 5,
-    fmt: Annotated[ReportFormat, typer.Option("--format", "-f", help="A text report, or one JSON object.")] = ReportFormat.table,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="A text report, one JSON object, or CSV of the most used "
+                                        "entities and relations, one a row (a relation's head in name).")] = Format.table,
 ) -> None:
     """Summarize a build: papers, entities and relationships, how resolution merged
     surface forms, and the entities most papers mention.
@@ -24,13 +25,17 @@ def stats_command(
       kg stats
       kg stats --db exports/my_list --top 10
       kg stats --format json
+      kg stats --top 20 --format csv > top.csv
     """
     from kg.stats import build_stats
 
     b = build_from(db)
     s = build_stats(b.graph(), b.manifest, top=top)
-    if fmt == ReportFormat.json:
+    if fmt == Format.json:
         typer.echo(json.dumps(s.to_json(), ensure_ascii=False, indent=2))
+        return
+    if fmt == Format.csv:
+        typer.echo(_top_csv(s))
         return
     lines = [
         f"{b.path}/  ({s.name}, built {s.created[:19].replace('T', ' ')} by kg {s.kg_version})",
@@ -50,3 +55,10 @@ def stats_command(
     if s.top_relations:
         lines.append("  top relations " + "; ".join(f"{r.head} {r.type} {r.tail} ({r.papers})" for r in s.top_relations))
     typer.echo("\n".join(lines))
+
+
+def _top_csv(s) -> str:
+    """The most used entities (per type) and relations of ``s`` (kg.stats.BuildStats), one a row."""
+    rows = [["entity", etype, e.name, "", e.papers] for etype, top in s.top.items() for e in top]
+    rows += [["relation", r.type, r.head, r.tail, r.papers] for r in s.top_relations]
+    return render(["kind", "type", "name", "tail", "papers"], rows, Format.csv)
