@@ -38,6 +38,7 @@ SLOW_FIXTURES = frozenset({
     "extractor", "seed_build", "seed_build_copy",  # here
     "arcadedb_server", "bolt",  # tests/arcadedb_server.py
     "browser",  # tests/test_browser.py
+    "trained",  # tests/test_training.py, tests/test_relations.py: a model trained for the module
 })
 
 

@@ -103,12 +103,14 @@ def test_the_repo_ships_queries():
     assert len(query_files()) >= 5
 
 
+@pytest.mark.slow
 def test_shipped_queries_pass_neo4js_front_end(linted):
     names = [p.name for p in query_files()]
     bad = {n: problems(linted[n]) for n in names if problems(linted[n])}
     assert not bad, bad
 
 
+@pytest.mark.slow
 def test_every_statement_the_bolt_exporter_sends_passes(linted):
     statements = plan(export_graph(sample_graph()), BoltOptions()).statements()
     assert len(statements) > 15
@@ -119,10 +121,12 @@ def test_every_statement_the_bolt_exporter_sends_passes(linted):
         assert set(PARAM.findall(q)) == params, q
 
 
+@pytest.mark.slow
 def test_the_generated_script_passes(linted):
     assert not problems(linted["script"]), problems(linted["script"])
 
 
+@pytest.mark.slow
 def test_the_lint_catches_what_it_should(linted):
     """Guards the guard: each planted mistake is reported; Neo4j's string escapes are not."""
     for g in GUARDS:

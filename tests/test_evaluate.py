@@ -102,6 +102,7 @@ def test_unknown_match_mode():
         score_document([], [], "fuzzy")
 
 
+@pytest.mark.slow
 def test_kg_eval_json_output(tmp_path):
     """`kg eval GOLD --format json` prints exactly one object of the documented shape."""
     import subprocess
@@ -122,6 +123,7 @@ def test_kg_eval_json_output(tmp_path):
     assert set(report["per_type"]["Method"]) == {"precision", "recall", "f1", "gold", "predicted"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,make,message", [
     ("nope.jsonl", lambda p: None, "no such file"),
     ("adir", lambda p: p.mkdir(), "is a directory"),

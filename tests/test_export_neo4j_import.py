@@ -104,6 +104,7 @@ def without_nulls(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return h
 
 
+@pytest.mark.slow
 def test_cli_writes_files_that_rebuild_the_graph(tmp_path):
     g = sample_graph(extra_papers=5)
     build = write_build(g, tmp_path / "b")
@@ -140,6 +141,7 @@ def test_rewriting_replaces_the_folder_whole(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["imp"]  # no temporary folders left behind
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["user files", "a build"])
 def test_a_folder_kg_did_not_write_is_never_replaced(tmp_path, kind):
     build = write_build(sample_graph(), tmp_path / "b")

@@ -107,6 +107,7 @@ def test_seed_smoke_checks(ex):
     assert "Method" in tb.get("Mistral", set()) | tb.get("Mistral models", set())  # resolution drops "models"
 
 
+@pytest.mark.slow
 def test_the_progress_bar_counts_every_abstract_when_the_caller_stops_at_the_last(capsys):
     """kg build pairs papers with their extractions (zip), so the generator is never resumed after
     the last one: the bar must still end at the total, not a batch behind."""

@@ -122,6 +122,7 @@ def test_schema_doc_names_every_property():
     assert all(f"`{n}`" in doc for n in names), [n for n in names if f"`{n}`" not in doc]
 
 
+@pytest.mark.slow
 def test_store_loads_relationship_tables_larger_than_one_batch(tmp_path):
     """Many rows per relationship table load in full (several COPYs into one table crashed ladybug)."""
     import subprocess

@@ -25,6 +25,7 @@ def test_notebook_is_stored_without_outputs():
     assert all(not c.get("outputs") and c.get("execution_count") is None for c in nb.cells if c.cell_type == "code")
 
 
+@pytest.mark.slow
 def test_walkthrough_notebook_executes(tmp_path, monkeypatch):
     out = tmp_path / "walkthrough"
     monkeypatch.setenv("KG_WALKTHROUGH_OUT", str(out))  # not exports/ of the clone: the kernel inherits it

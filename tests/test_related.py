@@ -237,6 +237,7 @@ def test_cli_all_as_csv_is_one_row_per_pair(build_dir, graph):
     assert first["rank"] == "1" and first["related"] == "b" and "policy mirror descent" in first["shared concepts"].lower()
 
 
+@pytest.mark.slow
 def test_cli_unknown_paper_is_one_line_exit_2(build_dir):
     proc = subprocess.run([sys.executable, "-m", "kg", "related", "no such title words", "--db", str(build_dir)],
                           capture_output=True, text=True)

@@ -125,6 +125,7 @@ def trained(tmp_path_factory):
     return folder, gold, info
 
 
+@pytest.mark.slow
 def test_a_trained_relation_model_is_saved_beside_its_tagger_and_reloads_to_the_same_output(trained):
     folder, gold, info = trained
     assert [h["epoch"] for h in info["history"]] == [1, 2] and info["relations"] == 9
@@ -144,6 +145,7 @@ def test_a_trained_relation_model_is_saved_beside_its_tagger_and_reloads_to_the_
             np.testing.assert_allclose(x, y, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_a_pairs_scores_do_not_depend_on_the_sentences_scored_beside_it(trained):
     """Padding a sentence beside longer ones in a batch changes none of its probabilities."""
     folder, _, _ = trained
@@ -167,6 +169,7 @@ def test_a_broken_relation_model_is_one_line(tmp_path):
         relations.load(folder)
 
 
+@pytest.mark.slow
 def test_the_shipped_extractor_states_relations_between_its_mentions():
     from kg.extract import Extractor
     from kg.records import Paper
@@ -187,6 +190,7 @@ def run_kg(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "kg", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_kg_eval_relations_scores_end_to_end_and_with_gold_entities(trained):
     folder, gold, _ = trained
     out = run_kg("eval", str(gold), "--relations", "--model", str(folder), "--format", "json", "--no-keybert")
@@ -197,6 +201,7 @@ def test_kg_eval_relations_scores_end_to_end_and_with_gold_entities(trained):
     assert report["end_to_end"]["partial"]["documents"] == 4
 
 
+@pytest.mark.slow
 def test_bad_input_to_relation_commands_is_one_line(tmp_path):
     out = run_kg("train-relations", str(tmp_path / "missing"))
     assert out.returncode != 0 and "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1

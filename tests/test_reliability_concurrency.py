@@ -19,6 +19,7 @@ from tests.interrupting import (
     COUNTS_QUERY, REPO, check_complete, kg, kg_env, run_crash_builds, small_corpora,
 )
 
+pytestmark = pytest.mark.slow  # kg builds and queries in subprocesses, at the same time
 FLAGS = ["--quiet", "--no-keybert", "--no-cache"]
 SLOW_QUERY = "MATCH (a), (b), (c) WHERE a.id < b.id AND b.id < c.id RETURN count(*) AS n"
 

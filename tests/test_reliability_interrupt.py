@@ -31,6 +31,8 @@ from tests.interrupting import (
 )
 
 
+pytestmark = pytest.mark.slow  # builds in other processes, killed
+
 # --- the real command, killed --------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

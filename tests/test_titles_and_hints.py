@@ -91,6 +91,7 @@ def dash_build(tmp_path_factory) -> tuple[Path, str]:
     return work, proc.stdout
 
 
+@pytest.mark.slow
 def test_every_kg_command_the_build_suggests_runs_when_pasted(dash_build):
     work, stdout = dash_build
     hints = [shlex.split(line) for line in stdout.splitlines() if line.strip().startswith("kg ")]
@@ -102,6 +103,7 @@ def test_every_kg_command_the_build_suggests_runs_when_pasted(dash_build):
     assert "-omics integration for cancer" in kg(*related[1:], cwd=work).stdout
 
 
+@pytest.mark.slow
 def test_the_suggested_open_command_names_a_file_not_an_option(dash_build):
     _, stdout = dash_build
     lines = [line for line in stdout.splitlines() if line.strip().startswith("open ")]
@@ -110,6 +112,7 @@ def test_the_suggested_open_command_names_a_file_not_an_option(dash_build):
     assert not any(p.startswith("-") for p in paths), lines
 
 
+@pytest.mark.slow
 def test_cache_and_no_cache_together_are_a_usage_error(tmp_path):
     corpus = tmp_path / "one.txt"
     corpus.write_text("We study protein structure prediction with graph neural networks.\n")

@@ -58,6 +58,7 @@ def test_the_shipped_tagger_is_small_enough_for_git():
     assert {"Method", "Task", "Dataset", "Metric"} <= set(config["labels"])
 
 
+@pytest.mark.slow
 def test_kg_train_refuses_a_folder_with_files_and_missing_data(tmp_path):
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "x").write_text("x")
@@ -67,6 +68,7 @@ def test_kg_train_refuses_a_folder_with_files_and_missing_data(tmp_path):
     assert r.returncode == 2 and "missing.jsonl: no such file" in r.stderr
 
 
+@pytest.mark.slow
 def test_kg_build_refuses_a_model_folder_that_holds_no_tagger(tmp_path):
     corpus = tmp_path / "c.txt"
     corpus.write_text("We propose a method for parsing. " * 5)
@@ -97,6 +99,7 @@ def test_an_entity_of_the_generic_format_is_trained_at_each_whole_word_occurrenc
     assert [doc.text[s:e] for s, e, _ in spans] == ["BERT", "BERT"] and spans[0][0] == 14
 
 
+@pytest.mark.slow
 def test_a_broken_tagger_folder_is_one_line_not_a_traceback(tmp_path):
     from kg.extract.models import TAGGER_DIR
 

@@ -197,6 +197,7 @@ def field_build(tmp_path_factory) -> Path:
     return write_build(g, tmp_path_factory.mktemp("trends") / "field", store=True)
 
 
+@pytest.mark.slow
 def test_json_shape(field_build):
     proc = kg("trends", "--db", str(field_build), "--format", "json")
     assert proc.returncode == 0, proc.stderr
@@ -211,6 +212,7 @@ def test_json_shape(field_build):
     assert [c["name"] for c in out["emerging"]] == ["BERT"]
 
 
+@pytest.mark.slow
 def test_table_csv_type_and_task(field_build):
     table = kg("trends", "--db", str(field_build), "--type", "Method").stdout
     assert "2017 (100 papers) against 2019 (100)" in table and "Rising" in table and "Falling" in table
@@ -224,6 +226,7 @@ def test_table_csv_type_and_task(field_build):
     assert all(c["type"] == "Method" for c in out["rising"] + out["falling"])
 
 
+@pytest.mark.slow
 def test_a_build_without_years_gets_one_line_and_exit_2(tmp_path):
     build = write_build(make_graph({None: 3}, {("x", "Method"): {None: 2}}), tmp_path / "undated")
     proc = kg("trends", "--db", str(build))
@@ -232,6 +235,7 @@ def test_a_build_without_years_gets_one_line_and_exit_2(tmp_path):
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_line(field_build):
     for args, says in ((["--task", "nothing like it"], "no task named"), (["--from", "2019", "--to", "2018"], "before"),
                        (["--type", "Material"], "Material")):
@@ -239,6 +243,7 @@ def test_bad_input_is_one_line(field_build):
         assert proc.returncode == 2 and says in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)
 
 
+@pytest.mark.slow
 def test_the_ready_queries_run_on_the_store(field_build):
     rows = json.loads(kg("query", "trends", "--db", str(field_build), "--param", "name=bert", "-f", "json").stdout)
     assert [(r["year"], r["papers"], r["share"]) for r in rows] == [(2017, 0, 0.0), (2018, 5, 0.05), (2019, 60, 0.6)]
@@ -252,10 +257,7 @@ def test_the_ready_queries_run_on_the_store(field_build):
 
 
 @pytest.mark.slow
-def test_the_seed_build_has_no_years(tmp_path):
-    out = tmp_path / "seed"
-    proc = kg("build", str(ROOT / "seeds" / "iclr2025_abstracts.txt"), "--out", str(out), "--quiet", "--no-views")
-    assert proc.returncode == 0, proc.stderr
-    proc = kg("trends", "--db", str(out))
+def test_the_seed_build_has_no_years(seed_build):  # tests/conftest.py: the seed list, built once per run
+    proc = kg("trends", "--db", str(seed_build))
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     assert "none of the 19 papers has one" in proc.stderr
