@@ -42,7 +42,8 @@ def _card(c: ConceptTrend, t: Trends, href: str | None) -> dict:
             for y in years]
     chart = year_bars(years, shares, tips, color=STYLES[c.type].color, top_label=f"max {max(shares):.1%} of papers",
                       label=f"{c.name}: share of papers per year, {years[0]} to {years[-1]}")
-    change = f"{c.first_share:.1%} → {c.last_share:.1%} · {c.first:,} → {c.last:,} papers · G {c.statistic:+.0f}"
+    papers = "paper" if c.last == 1 else "papers"
+    change = f"{c.first_share:.1%} → {c.last_share:.1%} · {c.first:,} → {c.last:,} {papers} · G {c.statistic:+.0f}"
     return {"name": c.name, "href": href, "change": change, "emerging": c.emerging, "chart": chart}
 
 
