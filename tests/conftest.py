@@ -14,6 +14,7 @@ starts a process or loads the spaCy/KeyBERT/tagger models anyway fails, saying t
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -92,6 +93,16 @@ def hypothesis_profile_in_junit(record_testsuite_property):
 
 # --- the tiers -----------------------------------------------------------------------------------
 
+def pytest_ignore_collect(collection_path, config):
+    """Under ``-m "not slow"``, a file marked slow as a whole is not even imported (test_encoder's
+    torch and transformers, test_distributed's dask: seconds of the fast tier's time)."""
+    if (config.getoption("markexpr", "").strip() == "not slow" and collection_path.suffix == ".py"
+            and collection_path.name.startswith("test_")
+            and re.search(r"^pytestmark = pytest\.mark\.slow\b", collection_path.read_text(encoding="utf-8"), re.M)):
+        return True
+    return None
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects: the marks added here count
 def pytest_collection_modifyitems(config, items):
     for item in items:
@@ -118,8 +129,7 @@ def _guarded_popen_init(self, args, *a, **kw):
     _real_popen_init(self, args, *a, **kw)
 
 
-if os.environ.get("KG_TIER_GUARD_WIP") == "1":  # WIP
-    subprocess.Popen.__init__ = _guarded_popen_init
+subprocess.Popen.__init__ = _guarded_popen_init
 
 
 def _model_loads() -> int:
@@ -133,7 +143,7 @@ def _model_loads() -> int:
 
 @contextmanager
 def _guarding(item):
-    if item.get_closest_marker("slow") or os.environ.get("KG_TIER_GUARD_WIP") != "1":  # WIP
+    if item.get_closest_marker("slow"):
         yield
         return
     _guarded[:] = [item.nodeid]

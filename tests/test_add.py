@@ -107,6 +107,7 @@ def assert_pages_as_cold(added_dir: Path, cold_dir: Path, inodes_before: dict[st
     return kept
 
 
+@pytest.mark.slow
 def test_add_equals_a_cold_build_of_the_union(tmp_path):
     old, new = records(30), records(6, first=30)
     jsonl(tmp_path / "in" / "corpus.jsonl", old)
@@ -136,6 +137,7 @@ def test_add_equals_a_cold_build_of_the_union(tmp_path):
     assert extractions[-1].relations == (Relation(0, 1, "USED-FOR", 0.7),)
 
 
+@pytest.mark.slow
 def test_with_all_pages_every_page_equals_the_cold_builds(tmp_path):
     old, new = records(30), records(6, first=30)
     build(jsonl(tmp_path / "in" / "corpus.jsonl", old), BuildOptions(out=tmp_path / "added"), extract=fake_extract)
@@ -146,6 +148,7 @@ def test_with_all_pages_every_page_equals_the_cold_builds(tmp_path):
     assert pages_of(tmp_path / "added") == pages_of(tmp_path / "cold" / "added")
 
 
+@pytest.mark.slow
 def test_kept_pages_link_only_to_pages_that_exist(tmp_path):
     import re
 
@@ -225,6 +228,7 @@ def test_a_page_digest_changes_with_what_the_page_shows_and_only_with_it(tmp_pat
     assert {n for n in before if page_digests(g, "corpus", shorter)[n] != before[n]} == {p}
 
 
+@pytest.mark.slow
 def test_the_store_holds_the_added_papers(tmp_path):
     from kg.store import Store
 
@@ -271,6 +275,7 @@ def test_an_interrupted_add_leaves_the_build_as_it_was(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [".b.lock"]
 
 
+@pytest.mark.slow
 def test_an_add_whose_build_was_replaced_meanwhile_is_refused(tmp_path):
     corpus = jsonl(tmp_path / "a.jsonl", records(5))
     build(corpus, BuildOptions(out=tmp_path / "b", views=False), extract=fake_extract)

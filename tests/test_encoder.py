@@ -12,6 +12,7 @@ from kg.extract.encoder import EncoderConfig, Layer, WordPieces, additive_mask, 
 from kg.extract.tagger import base_path
 
 transformers = pytest.importorskip("transformers")
+pytestmark = pytest.mark.slow  # torch, transformers and the MiniLM weights, compared bit for bit
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "seeds" / "iclr2025_abstracts.txt"
@@ -44,7 +45,6 @@ def test_word_pieces_and_windows_are_transformers_fast_tokenizers(max_length, st
     assert ours == expected
 
 
-@pytest.mark.slow
 def test_the_encoder_gives_transformers_bert_outputs_bit_for_bit():
     pieces = WordPieces(base_path() / "tokenizer.json").windows(TEXTS[:6], 256, 48)
     input_ids, mask = _batch([ids for _, ids, _ in pieces])
@@ -76,7 +76,6 @@ def test_an_eager_layer_computes_what_a_bare_config_transformers_layer_does():
         assert torch.equal(a, ours(x, attention_mask=ext))
 
 
-@pytest.mark.slow
 def test_extracting_does_not_import_transformers():
     # Its import cost more than the rest of the models' loading: `kg add` of a few papers paid it first.
     code = ("import sys\nfrom kg.extract import Extractor\nfrom kg.records import Paper\n"

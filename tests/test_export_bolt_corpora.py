@@ -1,8 +1,8 @@
 """`kg export neo4j` of real builds, at full size and with the default batch settings, on ArcadeDB.
 
-Two builds, each made once per module with the real extractor: the whole
-seed list and 400 SciERC abstracts (train then dev, from ../shared beside the
-clone). Every node and relationship is read back over Bolt with its
+Two builds with the real extractor: the whole seed list (the run's shared build,
+tests/conftest.py) and 400 SciERC abstracts (train then dev, from ../shared beside
+the clone, built once per module). Every node and relationship is read back over Bolt with its
 properties and must equal the graph; a second run changes nothing; --replace
 clears kg's old nodes; and a server killed mid-load leaves whole batches, a
 one-line error that counts them, and a re-run that finishes the load.
@@ -19,6 +19,7 @@ import networkx as nx
 import pytest
 from neo4j import GraphDatabase
 
+from kg.builds import open_build
 from kg.errors import KgError
 from kg.export.bolt_plan import BoltOptions, plan
 from kg.export.neo4j_bolt import BoltTarget, export_bolt
@@ -28,7 +29,6 @@ from tests.arcadedb_server import PASSWORD, USER, ArcadeServer, arcadedb_server,
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).parent.parent
-SEED = ROOT / "seeds" / "iclr2025_abstracts.txt"
 SCIERC = ROOT.parent / "shared" / "bench" / "scierc"
 
 
@@ -52,11 +52,14 @@ def scierc_400(folder: Path) -> Path:
 
 @pytest.fixture(scope="module", params=["seed", "scierc400"])
 def corpus_build(request, tmp_path_factory) -> tuple[Path, nx.DiGraph]:
-    """(build folder, graph): the views are left out, they play no part in an export."""
+    """(build folder, graph): the seed list's is the run's shared build (tests/conftest.py: an export
+    only reads it); SciERC's is built here, without the views, which play no part in an export."""
     require_server()  # no point in extracting when there is no server to export to
+    if request.param == "seed":
+        path = request.getfixturevalue("seed_build")
+        return path, open_build(path).graph()
     folder = tmp_path_factory.mktemp(request.param)
-    corpus = SEED if request.param == "seed" else scierc_400(folder)
-    result = build(corpus, BuildOptions(out=folder / "build", views=False, cache_dir=None))
+    result = build(scierc_400(folder), BuildOptions(out=folder / "build", views=False, cache_dir=None))
     return result.path, result.graph
 
 
