@@ -12,6 +12,7 @@ and there is at most one edge of each type from one node to another, found as
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 import networkx as nx
@@ -65,7 +66,10 @@ def build_graph(
             continue
         # Gathered per paper, then added once each: cheaper than looking the edges up in the graph.
         edges: dict[str, dict] = {}
-        for m, eid in zip(ex.mentions, resolution.mention_entity.get(p.id, ())):
+        found = zip(ex.mentions, resolution.mention_entity.get(p.id, ()))
+        for m, eid in itertools.chain(found, resolution.linked.get(p.id, ())):
+            if eid is None:  # a mention the concept stage made no node of ("English" as a dataset)
+                continue
             e = edges.get(eid)
             if e is None:
                 # The entity's type, which resolution may have unified across papers, not the mention's.
@@ -99,7 +103,7 @@ def _add_relations(g: nx.MultiDiGraph, ex: Extraction, entity_of: list[str]) -> 
         if rule is None or not (0 <= r.head < len(entity_of) and 0 <= r.tail < len(entity_of)):
             continue
         head, tail = entity_of[r.head], entity_of[r.tail]
-        if head == tail:
+        if head == tail or head is None or tail is None:
             continue
         if rule.reverse or (rule.symmetric and tail < head):
             head, tail = tail, head

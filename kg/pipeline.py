@@ -20,7 +20,7 @@ from kg.graph import build_graph
 from kg.graphio import write_graphml, write_json
 from kg.machine import default_workers
 from kg.records import ENTITY_TYPES, Extraction, Paper
-from kg.concepts.resolve import Resolution, resolve
+from kg.concepts import Resolution, find_concepts
 from kg.store import store_written_meanwhile
 
 
@@ -154,10 +154,13 @@ def build(
 
 def assemble(papers: list[Paper], extractions: list[Extraction], options: BuildOptions,
              timings: dict[str, float]) -> tuple[nx.MultiDiGraph, Resolution, dict | None]:
-    """The stages after extraction: resolution, the graph, the related-paper ranking (stored as
-    RELATED_TO edges when ``options.related_k``) and the themes; the ranking is returned for the pages."""
+    """The stages after extraction: the concepts (kg.concepts), the graph, the related-paper ranking
+    (stored as RELATED_TO edges when ``options.related_k``) and the themes; the ranking is returned
+    for the pages."""
     t = time.perf_counter()
-    resolution = resolve(papers, extractions)
+    resolution = find_concepts(papers, extractions)
+    timings["concepts"] = time.perf_counter() - t
+    t = time.perf_counter()
     g = build_graph(papers, extractions, resolution)
     timings["graph"] = time.perf_counter() - t
 

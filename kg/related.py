@@ -59,6 +59,7 @@ from kg.graph import entities_of, papers_of
 from kg.text.normalize import singular
 from kg.corpus.titles import clip
 from kg.text.words import DETERMINERS
+from kg.text.words import NO_CONCEPT_ALONE as GENERIC
 
 if TYPE_CHECKING:
     from kg.builds import Build
@@ -71,29 +72,6 @@ W_PHRASE = 1.0  # the entity / key phrase itself, or an alias of it
 W_BROADER = 0.7  # a broader concept implied by the phrase
 W_DOMAIN = 0.7  # a content word modifying the head: it names the research area
 W_KEY_CONCEPT = 0.8  # KeyBERT phrases are less certain than typed entities
-
-# Words that name no concept on their own: generic scientific nouns and
-# adjectives. They are still part of longer concepts ("language model").
-GENERIC = frozenset(
-    """
-    approach algorithm analysis application aspect based basis benchmark case component
-    content context contribution data datum different effective efficient evaluation
-    existing experiment experimental feature framework function general good high improved
-    information input kind large level low mechanism method methodology model module
-    multiple new novel number output paper performance present problem procedure process
-    proposed quality representation research result scheme set simple small standard
-    state step strategy structure study system task technique theory tool type use
-    various way work accuracy improvement measure score issue solution design domain
-    art one two three first second several other such well
-    learning training complex theoretical space network continuous
-    extensive comprehensive challenging real-world scenario significant substantial
-    """.split()
-)
-# The last two lines: words users read as explaining nothing ("learning (Method, 10 papers)",
-# "Extensive (Concept)") that abstracts use everywhere; they still count inside longer concepts
-# ("reinforcement learning"). Removing them from the concepts, not only from the display, keeps
-# the explanation the score: P@5 0.7655 -> 0.7715 on SciERC with the first line, the second
-# neutral there (0.7735) and kept for the seed list's reasons (docs/related.md).
 
 # A concept more than this share of the papers have (and more than BROAD_MIN) is *broad*: it
 # adds to a score but cannot explain a link alone ("generation" in 7 of 19 papers).
@@ -614,9 +592,11 @@ def ranking_version() -> str:
     import hashlib
 
     import kg.text.normalize
+    import kg.text.words
 
     h = hashlib.sha256(Path(__file__).read_bytes())
-    h.update(Path(kg.text.normalize.__file__).read_bytes())
+    for module in (kg.text.normalize, kg.text.words):  # the plural rules and the generic words
+        h.update(Path(module.__file__).read_bytes())
     return h.hexdigest()[:12]
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kg.records import ENTITY_TYPES, Entity, Extraction, Mention, Paper
 from kg.text.acronyms import definitions as acronym_definitions
@@ -80,7 +80,7 @@ def _content_words(key: str) -> str:
 
 def fold(key: str) -> str:
     """A key with no hyphens, spaces or plurals: what two spellings of one name share."""
-    return "".join(singular(w) for w in _WORD_BREAK.split(key))
+    return re.sub(r"[\W_]", "", "".join(singular(w) for w in _WORD_BREAK.split(key)))
 
 
 def _written_as_name(m: Mention) -> bool:
@@ -132,9 +132,12 @@ class Resolution:
     """The canonical entities of a corpus and, per paper, the entity of each mention."""
 
     entities: dict[str, Entity]
-    mention_entity: dict[str, list[str]]  # paper id -> entity id per mention, in order
+    mention_entity: dict[str, list[str | None]]  # paper id -> entity id per mention (None: no node), in order
     mentions: int  # mentions over the corpus
     surface_forms: int  # distinct (type, surface form) pairs among them
+    # Mentions the concept stage found beyond the extractor's (kg.concepts.linking): paper id ->
+    # (mention, entity id).
+    linked: dict[str, list[tuple[Mention, str]]] = field(default_factory=dict)
 
     @property
     def summary(self) -> str:
@@ -157,12 +160,14 @@ def display_name(key: str, forms: Counter[str]) -> str:
     # An acronym that people write far more often than its long form names the entity: "BERT",
     # not "bidirectional encoder representations from transformers". (Where it is written only
     # a little more, the long form says more to a reader.)
-    acronyms = Counter({s: n for s, n in forms.items() if " " not in s and name_strength(s) > 0
-                        and fold(normalize(s)) != fold(key)})
+    acronyms = Counter({s: n for s, n in forms.items() if "(" not in s and fold(normalize(s)) != fold(key)
+                        and any(name_strength(w) > 0 for w in s.split())
+                        and s.split()[-1].lower() not in GENERIC_HEADS})
     written = sum(acronyms.values())
     if written >= ACRONYM_NAMES_MIN and written >= 2 * sum(n for s, n in forms.items() if s not in acronyms):
         return max(acronyms, key=lambda s: (acronyms[s], s))
-    ranked = sorted(named, key=lambda s: (not (_multiword(s) and normalize(s) == key), normalize(s) != key,
+    ranked = sorted(named, key=lambda s: (not (_multiword(_TRAILING_PARENS.sub(r"\1", s)) and normalize(s) == key),
+                                          normalize(s) != key,
                                           "(" in s, -named[s], s))
     name = ranked[0]
     defined = _TRAILING_PARENS.match(name)
@@ -233,16 +238,27 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             k = mine[k]
         else:
             k = acronym_to_long.get((etype, k)) or unambiguous.get(k, k)
-        return canonical.get(k, k)
+        k = canonical.get(k, k)
+        if " " in k:
+            # An acronym inside a longer name stands for its long form too: "bidirectional LSTM"
+            # is "bidirectional long short-term memory".
+            words = k.split(" ")
+            longer = [mine[w] if mine and w in mine else unambiguous.get(w, w) for w in words]
+            if longer != words and not any(c.isdigit() for c in k):  # "ACE 2005" is a name of its own
+                k = " ".join(canonical.get(w, w) for w in longer)
+        return k
 
     known = set()
-    named = set()  # keys some paper writes as a name: "Transformer" mid-sentence, "GPT-2"
+    as_name: Counter[str] = Counter()  # mentions of each key written as a name ("the Transformer")
+    written: Counter[str] = Counter()
     for ex in extractions:
         for m in ex.mentions:
             k = plain_key(m.type, m.text, ex.paper_id)
             known.add((m.type, k))
-            if _written_as_name(m):
-                named.add(k)
+            written[k] += 1
+            as_name[k] += _written_as_name(m)
+    # Keys the corpus writes as a name at least half the time: "Transformer", not "language".
+    named = {k for k, n in as_name.items() if n >= 0.5 * written[k]}
 
     def key_of(m: Mention, pid: str) -> str:
         text = m.text.strip()
@@ -260,8 +276,8 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
                 return core
             # Otherwise the name must be an entity of its own, and more than a common word
             # before a model-like head: "reward model" is no "reward", "summarization task" is.
-            if (m.type, core) in known and (" " in name or name[:1].isupper() or head in _TASK_HEADS
-                                            or core in named):
+            if (m.type, core) in known and (" " in name or "-" in name or name[:1].isupper()
+                                            or head in _TASK_HEADS or core in named):
                 return core
         return plain_key(m.type, text, pid)
 

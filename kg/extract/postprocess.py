@@ -12,22 +12,8 @@ import re
 from collections.abc import Callable
 
 from kg.records import Mention
+from kg.text.words import NOT_A_MENTION
 
-# Words that name no entity on their own: a mention made only of these ("downstream tasks", "our
-# method", "general-purpose models", "real-world applications") is what SciERC calls Generic.
-GENERIC_WORDS = frozenset("""
-    a an the this these that those our its their his her my your such each every any some all both other
-    another same several many multiple various different diverse numerous few new novel proposed existing
-    previous prior traditional conventional standard current recent popular common typical general
-    general-purpose generic specific particular given downstream upstream real-world practical
-    real large small simple effective efficient powerful strong robust wide broad range variety set
-    method methods approach approaches model models technique techniques algorithm algorithms framework
-    frameworks system systems task tasks problem problems application applications setting settings
-    scenario scenarios domain domains work works solution solutions tool tools strategy strategies scheme
-    schemes baseline baselines component components module modules procedure procedures process processes
-    dataset datasets data benchmark benchmarks experiment experiments result results evaluation evaluations
-    study studies analysis paper way ways one ones they it them we
-""".split())
 
 
 def drop_generic(doc, mentions: list[Mention]) -> list[Mention]:
@@ -36,9 +22,9 @@ def drop_generic(doc, mentions: list[Mention]) -> list[Mention]:
 
 
 def is_generic(text: str) -> bool:
-    """Is every word of the phrase a generic one (``GENERIC_WORDS``, plurals included)?"""
+    """Is every word of the phrase a generic one (``kg.text.words.NOT_A_MENTION``, plurals included)?"""
     words = re.findall(r"[A-Za-z][A-Za-z\-]*", text)
-    return bool(words) and len(words) == len(text.split()) and all(w.lower() in GENERIC_WORDS for w in words)
+    return bool(words) and len(words) == len(text.split()) and all(w.lower() in NOT_A_MENTION for w in words)
 
 
 _TRAILING_WORD = re.compile(r"\s+(?:of|for|and|or|with|to|in|on|by|from|the|a|an|via)$", re.IGNORECASE)

@@ -63,6 +63,8 @@ _TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
 # which separates clauses rather than joining a name's words.
 _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2212]")
 
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
+
 @lru_cache(maxsize=1 << 16)  # a corpus repeats its surface forms: resolution asks for each many times
 def normalize(text: str) -> str:
     """The comparison key of a surface form (case, spacing, determiner, plural, "(LF)" folded)."""
@@ -74,6 +76,7 @@ def normalize(text: str) -> str:
     text = _DASHES.sub("-", text)  # "Karush–Kuhn–Tucker" typed with hyphens is the same name
     text = re.sub(r"\s*-\s*", "-", text)
     text = re.sub(r"\s+", " ", text)
+    text = _POSSESSIVE.sub("", text)  # "BERT's" is BERT
     words = text.split(" ")
     if len(words) > 1 and words[0].lower() in DETERMINERS:
         words = words[1:]

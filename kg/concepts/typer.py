@@ -1,0 +1,191 @@
+"""One type per concept, decided from all of its mentions: a Dataset is a dataset that has a name.
+
+The tagger learnt its Dataset type from SciERC's and SciREX's ``Material``, which covers data of
+every kind: languages ("English"), modalities ("images"), settings and sources ("social media",
+"news articles", "labeled data"). A researcher reading the graph's datasets expects benchmarks and
+corpora with names (SQuAD, Penn Treebank, WMT). So, over every mention of a concept typed Dataset:
+
+* a concept no paper writes as a name (a name-shaped word, or capitalised where no sentence
+  starts: "Penn Treebank", "Wikipedia") is data in general, not a dataset: it leaves the graph
+  (its mentions stay in the build's records);
+* a language, or a pair of them ("English", "English-German", "Chinese text"), is not a dataset
+  either; language names come from ISO 639 (pycountry), not from a list of kg's;
+* a name the corpus writes as a model ("RoBERTa model", "fine-tuned BERT", "ELMo embeddings")
+  more often than as data ("the SQuAD dataset", "on the ... benchmark") is a Method.
+
+``kg eval`` scores the extractor's mentions, before this stage, so its figures are unchanged.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from kg.records import Extraction, Mention, Paper
+from kg.text.names import name_strength
+
+DATASET, METHOD, TASK = "Dataset", "Method", "Task"
+
+# The word after a name that says what the name is ("the Transformer model", "the SNLI corpus").
+_MODEL_AFTER = frozenset("""model models embedding embeddings encoder encoders architecture architectures
+    layer layers representation representations network networks baseline baselines variant variants
+    classifier tagger parser fine-tuning finetuning checkpoint checkpoints weights""".split())
+_DATA_AFTER = frozenset("""dataset datasets data corpus corpora benchmark benchmarks treebank treebanks
+    test dev validation challenge collection leaderboard split splits set sets annotations""".split())
+# The word before it ("fine-tuned BERT", "pre-trained ELMo").
+_MODEL_BEFORE = frozenset("""fine-tuned finetuned fine-tune fine-tuning pre-trained pretrained using""".split())
+# "<word> on X": X is what something was evaluated or trained on.
+_EVALUATED = frozenset("""results experiments evaluated evaluation performance accuracy trained tested
+    score scores improvements improvement art achieves achieve obtains outperforms evaluate experiment
+    models finetuned fine-tuned""".split())
+# Words that say "data" around a language's name ("English text", "Chinese-English corpora").
+_DATA_WORDS = frozenset("""data text texts corpus corpora language languages sentences sentence words
+    documents speech tweets pairs pair translation translations side""".split())
+
+_WORD = re.compile(r"[A-Za-z][\w\-]*")
+# The share of a concept's mentions that must be written as a name for it to be a named dataset.
+NAMED_SHARE = 0.5
+# The share of a Method's or Task's mentions written as data that makes a named one a Dataset.
+DATA_SHARE = 0.2
+
+
+@lru_cache(maxsize=1)
+def language_names() -> frozenset[str]:
+    """Names of languages (ISO 639: the 639-1 languages and the living ones of 639-3), lower case."""
+    import pycountry
+
+    names = set()
+    for lang in pycountry.languages:
+        if hasattr(lang, "alpha_2") or getattr(lang, "type", "") == "L":
+            for attr in ("name", "common_name"):
+                name = getattr(lang, attr, None)
+                if name:
+                    names.add(re.sub(r"\s*\(.*\)$", "", name).lower())
+    return frozenset(names)
+
+
+def is_language(name: str) -> bool:
+    """A language or languages, with words for data around them: "English", "Chinese-English",
+    "English text", "low-resource languages" is not (no language is named)."""
+    words = [w.lower() for w in re.split(r"[\s\-/]+", re.sub(r"\s*\([^()]*\)\s*$", "", name)) if w]
+    langs = language_names()
+    named = [w for w in words if w in langs]
+    return bool(named) and all(w in langs or w in _DATA_WORDS for w in words)
+
+
+def written_as_name(m: Mention) -> bool:
+    """A name-shaped word ("GPT-2", "SQuAD"), or capitalised where its sentence does not start
+    ("the Penn Treebank", "from Wikipedia")."""
+    text = m.text.strip()
+    if any(name_strength(w) > 0 for w in text.split()):
+        return True
+    return text[:1].isupper() and not m.sentence.lstrip().startswith(text)
+
+
+@dataclass
+class Evidence:
+    """What the corpus says of one concept typed Dataset."""
+
+    papers: set[str]
+    as_name: int = 0  # mentions written as a name
+    model_cues: int = 0  # mentions with a model word beside them
+    data_cues: int = 0  # mentions with a data word beside them
+    names: Counter | None = None  # surface forms
+
+    mentions: int = 0
+
+    def verdict(self, name: str, methods: frozenset[str] = frozenset()) -> str | None:
+        """Dataset, Method, or None (not a dataset, and no node). ``methods``: the lower-case names
+        of the corpus's Method entities, which a model's name ends in ("multilingual BERT")."""
+        # A named dataset is written as a name nearly every time ("SQuAD", "the Penn Treebank");
+        # data in general is written in lower case, but for an acronym or a capital now and then
+        # ("knowledge base (KB)", "Tweets").
+        if self.as_name < NAMED_SHARE * self.mentions or is_language(name):
+            return None
+        head = re.split(r"[\s/]+", re.sub(r"\s*\([^()]*\)\s*$", "", name).strip())[-1].lower()
+        if (self.model_cues > self.data_cues and self.model_cues >= 2) or (head in methods and not self.data_cues):
+            return METHOD
+        return DATASET
+
+    def named_data(self, etype: str, name: str) -> str:
+        """The type of a concept the tagger typed ``etype`` (a Method or Task): Dataset when it is a
+        name ("GLUE", "Penn Treebank"; not "POS tagging") that the corpus writes as data ("the GLUE
+        benchmark", "results on DROP") in a fifth of its mentions or more, and clearly more often
+        than as a model."""
+        from kg.concepts.linking import is_name
+
+        if etype in (METHOD, TASK) and is_name(name) and not is_language(name) \
+                and self.as_name >= NAMED_SHARE * self.mentions and self.data_cues >= 2 \
+                and self.data_cues >= DATA_SHARE * self.mentions and self.data_cues > 2 * self.model_cues:
+            return DATASET
+        return etype
+
+
+def _cues(text: str, m: Mention) -> tuple[bool, bool]:
+    """(a model word beside the mention, a data word beside it or in it: "the SNLI corpus",
+    "GLUE benchmark", "results on SQuAD")."""
+    rest = text[m.end:]
+    after = re.match(r"\s*([A-Za-z][\w\-]*)", rest)
+    nxt = after.group(1).lower() if after else ""
+    own = m.text.split()
+    last = own[-1].lower() if len(own) > 1 else ""
+    before = [w.lower() for w in _WORD.findall(text[max(0, m.start - 40):m.start])]
+    prev = before[-1] if before else ""
+    model = nxt in _MODEL_AFTER or last in _MODEL_AFTER or prev in _MODEL_BEFORE or rest.startswith("-based")
+    data = nxt in _DATA_AFTER or last in _DATA_AFTER or (prev == "on" and len(before) > 1 and before[-2] in _EVALUATED)
+    return model, data
+
+
+def dataset_evidence(papers: Iterable[Paper], extractions: Iterable[Extraction],
+                     entity_of: dict[str, list[str]], types: dict[str, str]) -> dict[str, Evidence]:
+    """Evidence per entity id, over every mention resolved to it."""
+    texts = {p.id: p.text for p in papers}
+    out: dict[str, Evidence] = {}
+    for ex in extractions:
+        text = texts.get(ex.paper_id, "")
+        for m, eid in zip(ex.mentions, entity_of.get(ex.paper_id, ())):
+            if eid is None:
+                continue
+            ev = out.get(eid)
+            if ev is None:
+                ev = out[eid] = Evidence(set(), names=Counter())
+            ev.papers.add(ex.paper_id)
+            ev.names[m.text] += 1
+            ev.mentions += 1
+            ev.as_name += written_as_name(m)
+            model, data = _cues(text, m)
+            ev.model_cues += model
+            ev.data_cues += data
+    return out
+
+
+def retype(resolution, papers: list[Paper], extractions: list[Extraction]):
+    """``resolution`` with each Dataset entity retyped by ``Evidence.verdict``: kept, made a
+    Method, or left out (its mentions then resolve to no entity)."""
+    from kg.concepts.resolve import Resolution
+
+    types = {eid: e.type for eid, e in resolution.entities.items()}
+    evidence = dataset_evidence(papers, extractions, resolution.mention_entity, types)
+    methods = frozenset(e.name.lower() for e in resolution.entities.values() if e.type == METHOD)
+    renamed: dict[str, str | None] = {}
+    for eid, ev in evidence.items():
+        ent = resolution.entities[eid]
+        verdict = ev.verdict(ent.name, methods) if ent.type == DATASET else ev.named_data(ent.type, ent.name)
+        if verdict != ent.type:
+            renamed[eid] = None if verdict is None else f"{verdict}:{eid.split(':', 1)[1]}"
+    if not renamed:
+        return resolution
+    entities = {}
+    for eid, ent in resolution.entities.items():
+        new = renamed.get(eid, eid)
+        if new is None:
+            continue
+        if new != eid:
+            ent = replace(ent, id=new, type=new.split(":", 1)[0])
+        entities[new] = ent
+    mention_entity = {pid: [renamed.get(e, e) if e is not None else None for e in ids]
+                      for pid, ids in resolution.mention_entity.items()}
+    return Resolution(entities=entities, mention_entity=mention_entity, mentions=resolution.mentions,
+                      surface_forms=resolution.surface_forms)
