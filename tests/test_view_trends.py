@@ -79,3 +79,26 @@ def test_a_new_year_redraws_the_concept_pages(site):
 def test_a_build_with_a_trends_page_can_be_rebuilt_in_place(site):
     _, out = site
     check_replaceable(out)  # trends.html is kg's own file, not a user's
+
+
+@pytest.mark.slow
+def test_kg_add_of_a_new_year_gives_the_cold_builds_pages_and_trends(tmp_path):
+    # The pipeline with test_add's stand-in extractor: no models, but slow-ish (three builds).
+    from kg.adding import add
+    from kg.pipeline import BuildOptions, build
+    from tests.test_add import assert_pages_as_cold, fake_extract, inodes_of, jsonl, records, related_of
+
+    def dated(recs, year_of):
+        return [{**r, "year": year_of(i)} for i, r in enumerate(recs)]
+
+    old = dated(records(60), lambda i: 2017 + i % 2)
+    new = dated(records(12, first=60), lambda i: 2019)  # a year the build had not seen
+    build(jsonl(tmp_path / "in" / "corpus.jsonl", old), BuildOptions(out=tmp_path / "b"), extract=fake_extract)
+    assert (tmp_path / "b" / TRENDS_HTML).is_file()
+    inodes, related_before = inodes_of(tmp_path / "b"), related_of(tmp_path / "b")
+    add(jsonl(tmp_path / "in" / "new.jsonl", new), tmp_path / "b", BuildOptions(), extract=fake_extract)
+    build(jsonl(tmp_path / "cold" / "corpus.jsonl", old + new), BuildOptions(out=tmp_path / "cold" / "b"),
+          extract=fake_extract)
+    kept = assert_pages_as_cold(tmp_path / "b", tmp_path / "cold" / "b", inodes, related_before, tmp_path)
+    assert not any(n.startswith("concept-") for n in kept)  # each timeline now reaches 2019
+    assert (tmp_path / "b" / TRENDS_HTML).read_text() == (tmp_path / "cold" / "b" / TRENDS_HTML).read_text()
