@@ -4,18 +4,18 @@
 // param task: the task's name, any case (kg query top_tasks lists them)
 MATCH (t:Task)<-[:ADDRESSES]-(p:Paper)
 WHERE toLower(t.name) = toLower($task) AND p.year IS NOT NULL
-WITH min(p.year) AS first, max(p.year) AS last
+WITH min(p.year) AS first_year, max(p.year) AS last_year
 MATCH (t:Task)<-[:ADDRESSES]-(p:Paper)
-WHERE toLower(t.name) = toLower($task) AND p.year IN [first, last]
-WITH first, last, count(DISTINCT CASE WHEN p.year = first THEN p.id END) AS n1,
-     count(DISTINCT CASE WHEN p.year = last THEN p.id END) AS n2
+WHERE toLower(t.name) = toLower($task) AND p.year IN [first_year, last_year]
+WITH first_year, last_year, count(DISTINCT CASE WHEN p.year = first_year THEN p.id END) AS n1,
+     count(DISTINCT CASE WHEN p.year = last_year THEN p.id END) AS n2
 MATCH (t:Task)<-[:ADDRESSES]-(p:Paper)-[:USES]->(m:Method)
-WHERE toLower(t.name) = toLower($task) AND p.year IN [first, last] AND first < last
-WITH m, first, last, n1, n2,
-     count(DISTINCT CASE WHEN p.year = first THEN p.id END) AS a,
-     count(DISTINCT CASE WHEN p.year = last THEN p.id END) AS b
-WITH m, first, last, n1, n2, a, b, 1.0 * (a + b) / (n1 + n2) AS pooled
-RETURN m.name AS method, first, a AS first_papers, n1 AS first_task_papers, last, b AS last_papers,
+WHERE toLower(t.name) = toLower($task) AND p.year IN [first_year, last_year] AND first_year < last_year
+WITH m, first_year, last_year, n1, n2,
+     count(DISTINCT CASE WHEN p.year = first_year THEN p.id END) AS a,
+     count(DISTINCT CASE WHEN p.year = last_year THEN p.id END) AS b
+WITH m, first_year, last_year, n1, n2, a, b, 1.0 * (a + b) / (n1 + n2) AS pooled
+RETURN m.name AS method, first_year, a AS first_papers, n1 AS first_task_papers, last_year, b AS last_papers,
        n2 AS last_task_papers,
        round(CASE WHEN pooled >= 1.0 THEN 0.0
              ELSE (1.0 * b / n2 - 1.0 * a / n1) / sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)) END, 2) AS z
