@@ -274,6 +274,9 @@ class ConceptIndex:
     entities: dict[str, str]  # concept key -> entity id whose name it is
     postings: dict[str, list[str]] = field(default_factory=dict)  # concept -> papers
     broad: frozenset[str] = frozenset()  # concepts too common to explain a link alone (BROAD_SHARE)
+    # Concepts the concept stage rates generic ("training", "neural networks"): they add to a score
+    # but are never shown as a reason, nor can they explain a link alone.
+    generic: frozenset[str] = frozenset()
     _shared_cache: dict[str, SharedConcept] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -292,6 +295,7 @@ class ConceptIndex:
         derived: dict[tuple[str, tuple[str, ...]], list[tuple[str, float, str, bool]]] = {}
         entity_keys: dict[str, str] = {}
         headed: set[str] = set()  # concepts some phrase of the corpus has as its head or whole
+        generic: set[str] = set()  # the keys of generic entities (kg.concepts.specificity)
 
         def concepts_of(phrase: str, aliases: Iterable[str]) -> list[tuple[str, float, str, bool]]:
             form = (phrase, tuple(aliases))
@@ -329,6 +333,8 @@ class ConceptIndex:
                 ent = g.nodes[eid]
                 if eid not in entity_keys:
                     entity_keys[eid] = _key(ent.get("name") or "", words_of)
+                    if ent.get("level") == schema.GENERIC:
+                        generic.add(entity_keys[eid])
                 entities.setdefault(entity_keys[eid], eid)
                 add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
                     times=max(1, int(edata.get("mentions") or 1)))
@@ -370,8 +376,9 @@ class ConceptIndex:
             for c in vec:
                 postings[c].append(pid)
         limit = max(n * BROAD_SHARE, BROAD_MIN)
-        broad = frozenset(c for c in df if df[c] > limit)
-        return cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad)
+        generic = frozenset(same.get(c, c) for c in generic) & df.keys()
+        broad = frozenset(c for c in df if df[c] > limit) | generic
+        return cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic)
 
     def explains(self, concepts: Iterable[str]) -> bool:
         """Whether shared ``concepts`` can explain a link: at least one of them is not broad."""
@@ -458,6 +465,8 @@ class ConceptIndex:
         shown: list[str] = []
         padded: list[str] = []
         for _, _, c in order:
+            if c in self.generic:
+                continue
             pc = f" {c} "
             if any(pc in s for s in padded):
                 continue  # "translation" adds nothing next to "machine translation"

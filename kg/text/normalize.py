@@ -39,6 +39,8 @@ def singular(word: str) -> str:
         return _match_case(_IRREGULAR[low], word)
     if low in _ICS_PLURALS:
         return word[:-1]
+    if len(word) == 3 and word.endswith("s") and word[:-1].isupper():
+        return word[:-1]  # "LMs", "QAs": a two-letter acronym's plural
     if len(word) <= 3 or not word.endswith("s") or word.endswith(_KEEP_S) or low in _INVARIANT:
         return word
     if word.isupper() or (word[:-1].isupper() and len(word) > 2):

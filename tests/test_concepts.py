@@ -1,0 +1,134 @@
+"""The concept stage: one node per concept, one type each, Datasets that are named datasets, and a
+specificity a reader can filter on."""
+from kg.concepts import find_concepts
+from kg.concepts.specificity import is_generic_name
+from kg.concepts.typer import is_language
+from kg.graph import build_graph
+from kg.schema import ARTIFACT, BROAD, GENERIC, SPECIFIC
+from kg.stats import top_entities
+from tests.helpers import extraction, paper
+
+
+def concepts(*specs):
+    """find_concepts over (id, text, [(surface, type), ...]) papers."""
+    papers = [paper(pid, text) for pid, text, _ in specs]
+    exs = [extraction(p, *items) for p, (_, _, items) in zip(papers, specs)]
+    return papers, exs, find_concepts(papers, exs)
+
+
+def names(r, etype=None):
+    return {e.name for e in r.entities.values() if etype is None or e.type == etype}
+
+
+def test_spellings_that_differ_in_hyphens_spaces_and_plurals_are_one_concept():
+    _, _, r = concepts(
+        ("a", "We use multi-task learning on ACE 2005.", [("multi-task learning", "Method"), ("ACE 2005", "Dataset")]),
+        ("b", "We use multitask learning on ACE2005.", [("multitask learning", "Method"), ("ACE2005", "Dataset")]),
+        ("c", "Also multi-task learning on the ACE 2005 data.", [("multi-task learning", "Method"),
+                                                              ("ACE 2005", "Dataset")]),
+        ("d", "Pre-trained language models and pretrained language models.",
+         [("Pre-trained language models", "Method"), ("pretrained language models", "Method")]),
+    )
+    assert len([e for e in r.entities.values() if e.type == "Method" and "task" in e.name]) == 1
+    assert len([e for e in r.entities.values() if e.type == "Dataset"]) == 1
+    assert {e.name for e in r.entities.values() if e.type == "Dataset"} == {"ACE 2005"}  # the commonest spelling
+    assert len([e for e in r.entities.values() if "language model" in e.id]) == 1
+
+
+def test_names_that_must_stay_apart():
+    _, _, r = concepts(
+        ("a", "We fine-tune BERT and RoBERTa for machine translation.",
+         [("BERT", "Method"), ("RoBERTa", "Method"), ("machine translation", "Task")]),
+        ("b", "BERT helps neural machine translation; RoBERTa too.",
+         [("BERT", "Method"), ("neural machine translation", "Task"), ("RoBERTa", "Method")]),
+    )
+    assert {"BERT", "RoBERTa"} <= names(r, "Method")
+    assert {"machine translation", "neural machine translation"} <= names(r, "Task")
+
+
+def test_an_acronym_defined_in_one_abstract_stands_for_its_long_form_in_every_abstract():
+    _, _, r = concepts(
+        ("a", "Language models (LMs) are strong.", [("Language models", "Method"), ("LMs", "Method")]),
+        ("b", "LMs fail at negation.", [("LMs", "Method")]),
+        ("c", "We probe LMs with bidirectional LMs.", [("LMs", "Method"), ("bidirectional LMs", "Method")]),
+    )
+    lm = r.entities["Method:language model"]
+    assert {"LMs", "Language models"} <= set(lm.aliases)
+    # Inside a longer name too: "bidirectional LMs" is "bidirectional language model".
+    assert "Method:bidirectional language model" in r.entities
+
+
+def test_an_acronym_people_write_far_more_than_its_long_form_names_the_node():
+    specs = [("a", "Bidirectional Encoder Representations from Transformers (BERT) is used.",
+              [("Bidirectional Encoder Representations from Transformers", "Method"), ("BERT", "Method")])]
+    specs += [(f"p{i}", f"We fine-tune BERT on task {i}.", [("BERT", "Method")]) for i in range(4)]
+    _, _, r = concepts(*specs)
+    (bert,) = [e for e in r.entities.values() if e.type == "Method"]
+    assert bert.name == "BERT" and "Bidirectional Encoder Representations from Transformers" in bert.aliases
+
+
+def test_a_dataset_is_a_named_dataset():
+    papers, exs, r = concepts(
+        ("a", "We evaluate on SQuAD and English tweets from social media.",
+         [("SQuAD", "Dataset"), ("English", "Dataset"), ("social media", "Dataset")]),
+        ("b", "Results on SQuAD, in English and Chinese-English, with labeled data.",
+         [("SQuAD", "Dataset"), ("English", "Dataset"), ("Chinese-English", "Dataset"), ("labeled data", "Dataset")]),
+        ("c", "Experiments on the Penn Treebank.", [("Penn Treebank", "Dataset")]),
+    )
+    assert names(r, "Dataset") == {"SQuAD", "Penn Treebank"}
+    # The mentions of what is no dataset resolve to no node; the graph has no edge for them.
+    assert r.mention_entity["a"][1:] == [None, None]
+    g = build_graph(papers, exs, r)
+    assert {v for _, v in g.out_edges("a")} == {"Dataset:squad"}
+
+
+def test_languages_come_from_iso_639():
+    assert is_language("English") and is_language("Chinese-English") and is_language("Swahili text")
+    assert not is_language("low-resource languages") and not is_language("Penn Treebank")
+
+
+def test_a_model_typed_as_a_dataset_is_a_method_and_a_benchmark_typed_as_a_task_is_a_dataset():
+    _, _, r = concepts(
+        ("a", "We fine-tuned RoBERTa and report results on GLUE.", [("RoBERTa", "Dataset"), ("GLUE", "Task")]),
+        ("b", "The RoBERTa model does well on the GLUE benchmark.", [("RoBERTa", "Dataset"), ("GLUE", "Task")]),
+        ("c", "RoBERTa embeddings; GLUE benchmark tasks.", [("RoBERTa", "Dataset"), ("GLUE", "Task")]),
+    )
+    assert "RoBERTa" in names(r, "Method") and "GLUE" in names(r, "Dataset")
+
+
+def test_a_named_concept_is_linked_where_the_tagger_missed_it():
+    papers, exs, r = concepts(
+        ("a", "We report results on SQuAD.", [("SQuAD", "Dataset")]),
+        ("b", "SQuAD is our benchmark.", [("SQuAD", "Dataset")]),
+        ("c", "We also test on SQuAD and on X-SQuAD-like sets.", []),  # the tagger found nothing here
+        ("d", "A squad of annotators.", []),  # not the name: case matters
+    )
+    ((m, eid),) = r.linked["c"]
+    assert eid == "Dataset:squad" and m.text == "SQuAD" and papers[2].text[m.start:m.end] == "SQuAD"
+    assert "d" not in r.linked
+    g = build_graph(papers, exs, r)
+    assert g.has_edge("c", "Dataset:squad") and g.nodes["Dataset:squad"]["papers"] == 3
+
+
+def test_generic_words_fields_and_adjectives_are_generic():
+    for name in ("training", "neural networks", "deep neural networks", "natural language processing",
+                 "natural language processing applications", "pre-trained", "state-of-the-art", "encoder-decoder", "machine learning"):
+        assert is_generic_name(name), name
+    for name in ("knowledge distillation", "machine translation", "language model", "word embedding",
+                 "reinforcement learning", "named entity recognition", "information extraction"):
+        assert not is_generic_name(name), name
+
+
+def test_every_concept_has_a_level_and_the_top_lists_leave_generic_ones_out():
+    specs = [(f"p{i}", f"Training neural networks with BERT for knowledge distillation on task {i}.",
+              [("Training", "Method"), ("neural networks", "Method"), ("BERT", "Method"),
+               ("knowledge distillation", "Method")]) for i in range(3)]
+    papers, exs, r = concepts(*specs)
+    level = {e.name: e.level for e in r.entities.values()}
+    assert level["BERT"] == ARTIFACT and level["neural networks"] == GENERIC
+    assert level["knowledge distillation"] in (SPECIFIC, BROAD)
+    assert all(0.0 <= e.specificity <= 1.0 for e in r.entities.values())
+    g = build_graph(papers, exs, r)
+    shown = {e.name for e in top_entities(g, "Method", 10)}
+    assert "neural networks" not in shown and {"BERT", "knowledge distillation"} <= shown
+    assert "neural networks" in {e.name for e in top_entities(g, "Method", 10, everything=True)}
