@@ -38,7 +38,7 @@ def fake_extract(corpus, options):
     for p in corpus.papers:
         ms = []
         for w in p.text.replace(".", " ").split():
-            if w[0].isupper() and w.isalnum():
+            if w[0].isupper() and w.isalnum() and w != "We":  # the names, not the sentence's first word
                 start = p.text.index(w)
                 # "BERT" read as a Task in one paper in three: resolution gives each entity one type.
                 etype = "Task" if w == "BERT" and len(p.text) % 3 == 0 else ENTITY_TYPES[len(w) % 4]
@@ -50,7 +50,8 @@ def fake_extract(corpus, options):
 
 def records(n: int, first: int = 0) -> list[dict]:
     return [{"id": f"p{i}", "title": f"Paper {i}",
-             "abstract": f"We study {WORDS[i % 16]} with {WORDS[(i * 3 + 1) % 16]} on {WORDS[(i * 5 + 2) % 16]} case {i}."}
+             # No "accuracy on X": the concept stage would read X as a dataset (kg.concepts.typer).
+             "abstract": f"We study {WORDS[i % 16]} with {WORDS[(i * 3 + 1) % 16]} and {WORDS[(i * 5 + 2) % 16]} case {i}."}
             for i in range(first, first + n)]
 
 

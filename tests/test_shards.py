@@ -53,8 +53,9 @@ def test_import_files_from_shards_equal_those_from_the_graph(tmp_path, buckets):
           extract=fake_extract)
     graph = write_import(export_graph(read_json(tmp_path / "b" / "graph.json")), tmp_path / "from-graph")
     sharded = write_import_from_shards(tmp_path / "b" / RECORDS, tmp_path / "from-shards", buckets=buckets)
-    # The relations between entities are the one thing the shard route leaves out on this corpus
-    # (docs/neo4j.md): everything else holds the same lines.
+    # The relations between entities are the one thing the shard route leaves out on this corpus,
+    # which gives the concept stage nothing to retype or link (docs/neo4j.md): everything else
+    # holds the same lines, the levels of the entities too.
     from_graph = csv_lines(tmp_path / "from-graph")
     between = {name for name in from_graph if any(name.startswith(f"relationships_{t}_") for t in schema.ENTITY_RELS)}
     assert between  # the corpus states relations, so the comparison means something

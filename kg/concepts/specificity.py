@@ -97,23 +97,29 @@ def rate(resolution, papers: list[Paper], extractions: list[Extraction]):
     for eid, ent in resolution.entities.items():
         key = eid.split(":", 1)[1]
         words = content_words(key)
-        ndocs = len(docs.get(eid, ()))
         named = as_name[eid] / mentions[eid] if mentions[eid] else float(_looks_named(ent.name))
         text_df = df.get(words[0], 0) if len(words) == 1 else 0
-        keyphraseness = min(1.0, ndocs / text_df) if text_df else 1.0
-        plain = 1 - sum(map(generic_word, words)) / len(words) if words else 0.0
-        score = (plain + named + min(1.0, 2 * keyphraseness)) / 3
-        if is_generic_name(key) or (len(words) == 1 and named < NAMED_SHARE and text_df >= KEYPHRASENESS_DF
-                                    and keyphraseness < KEYPHRASENESS_MIN):
-            level = GENERIC
-        elif named >= NAMED_SHARE:
-            level = ARTIFACT
-        elif len(words) == 1 or ndocs > BROAD_SHARE * n_papers:
-            level = BROAD
-        else:
-            level = SPECIFIC
-        entities[eid] = replace(ent, level=level, specificity=round(score, 4))
+        level, score = level_of(key, named, len(docs.get(eid, ())), n_papers, text_df)
+        entities[eid] = replace(ent, level=level, specificity=score)
     return replace(resolution, entities=entities)
+
+
+def level_of(key: str, named: float, papers: int, corpus_papers: int, text_papers: int = 0) -> tuple[str, float]:
+    """(level, specificity) of the concept keyed ``key``: ``named`` of its mentions written as a
+    name, named by ``papers`` of the corpus's ``corpus_papers``; ``text_papers``: the papers writing
+    its one word at all (0: not counted, as for a phrase)."""
+    words = content_words(key)
+    keyphraseness = min(1.0, papers / text_papers) if text_papers else 1.0
+    plain = 1 - sum(map(generic_word, words)) / len(words) if words else 0.0
+    score = round((plain + named + min(1.0, 2 * keyphraseness)) / 3, 4)
+    if is_generic_name(key) or (len(words) == 1 and named < NAMED_SHARE and text_papers >= KEYPHRASENESS_DF
+                                and keyphraseness < KEYPHRASENESS_MIN):
+        return GENERIC, score
+    if named >= NAMED_SHARE:
+        return ARTIFACT, score
+    if len(words) == 1 or papers > BROAD_SHARE * max(1, corpus_papers):
+        return BROAD, score
+    return SPECIFIC, score
 
 
 def _looks_named(name: str) -> bool:

@@ -38,8 +38,10 @@ from kg.errors import KgError
 from kg.export.neo4j_import import (ImportFiles, check_out_folder, field, header_type, import_command, readme,
                                     replace_folder)
 from kg.text.acronyms import definitions as acronym_definitions
-from kg.records import ENTITY_TYPES
+from kg.records import ENTITY_TYPES, Mention
 from kg.concepts.resolve import acronym_of, display_name, normalize, unified_types
+from kg.concepts.specificity import level_of
+from kg.concepts.typer import written_as_name
 
 BUCKETS = 16  # enough that a bucket of a 10M-abstract corpus's mentions fits in memory
 _SPILL = pa.schema([("paper", pa.string()), ("seq", pa.int64()), ("idx", pa.int32()), ("type", pa.string()),
@@ -87,7 +89,7 @@ def write_import_from_shards(records: Path, folder: Path, buckets: int = BUCKETS
                     pq.write_table(pa.Table.from_pylist(rows, schema=_SPILL), spill / str(b) / f"{n:05d}.parquet")
         for b in range(buckets):
             if (spill / str(b)).is_dir():
-                _reduce(pq.read_table(spill / str(b)), files, tmp)
+                _reduce(pq.read_table(spill / str(b)), files, tmp, seq)
         for f in files.values():
             f.file.close()
         nodes = [files[k].path for k in (schema.PAPER, *ENTITY_TYPES) if k in files]
@@ -164,16 +166,20 @@ class _Mention:
         self.text, self.end = m["text"], m["end"]
 
 
-def _reduce(table: pa.Table, files: dict[str, _Csv], tmp: Path) -> None:
-    """The entities of one bucket's mentions and their relationships from papers."""
+def _reduce(table: pa.Table, files: dict[str, _Csv], tmp: Path, corpus_papers: int) -> None:
+    """The entities of one bucket's mentions and their relationships from papers, each entity's
+    level from what the bucket holds (``kg.concepts.specificity.level_of``: its name and how its
+    mentions write it; the corpus's word counts, which keyphraseness needs, are not read here)."""
     rows = sorted(table.to_pylist(), key=lambda r: (r["seq"], r["idx"]))
     best = unified_types((r["paper"], r["type"], r["key"], r["score"]) for r in rows)
     forms: dict[str, Counter[str]] = defaultdict(Counter)
     papers: dict[str, set[str]] = defaultdict(set)
+    as_name: Counter[str] = Counter()
     edges: dict[tuple[str, str], dict] = {}
     for r in rows:
         eid = f"{best[r['key']]}:{r['key']}"
         forms[eid][r["surface"].strip()] += 1
+        as_name[eid] += written_as_name(Mention(r["surface"], "", 0, 0, r["sentence"] or "", 0.0))
         papers[eid].add(r["paper"])
         e = edges.setdefault((r["paper"], eid), {"mentions": 0, "score": 0.0, "surface": [], "span_starts": [],
                                                  "span_ends": [], "sentences": []})
@@ -187,8 +193,9 @@ def _reduce(table: pa.Table, files: dict[str, _Csv], tmp: Path) -> None:
     for eid, f in forms.items():
         etype, key = eid.split(":", 1)
         out = _open(files, tmp, etype, ["id:ID", ":LABEL"] + _headers(schema.ENTITY_PROPERTIES, skip="id"))
+        level, specificity = level_of(key, as_name[eid] / sum(f.values()), len(papers[eid]), corpus_papers)
         values = {"name": display_name(key, f), "type": etype, "aliases": sorted(f), "papers": len(papers[eid]),
-                  "mentions": sum(f.values())}
+                  "mentions": sum(f.values()), "level": level, "specificity": specificity}
         where = f"{etype} {eid!r}"
         out.write([field(eid, where), etype] + [field(values[k], f"{where}.{k}")
                                                for k in schema.ENTITY_PROPERTIES if k != "id"])
