@@ -16,9 +16,11 @@ def stats_command(
     top: Annotated[int, typer.Option("--top", min=0, metavar="N", help="Most used entities to list per type.")] = 5,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="A text report, one JSON object, or CSV of the most used "
                                         "entities and relations, one a row (a relation's head in name).")] = Format.table,
+    everything: Annotated[bool, typer.Option("--all", help="List generic concepts too (\"training\", \"neural "
+                                             "networks\"), which the top lists leave out (docs/schema.md).")] = False,
 ) -> None:
     """Summarize a build: papers, entities and relationships, how resolution merged
-    surface forms, and the entities most papers mention.
+    surface forms, and the specific entities most papers mention (generic ones with --all).
 
     \b
     Examples:
@@ -26,11 +28,12 @@ def stats_command(
       kg stats --db exports/my_list --top 10
       kg stats --format json
       kg stats --top 20 --format csv > top.csv
+      kg stats --top 30 --all                 # generic concepts listed too
     """
     from kg.stats import build_stats
 
     b = build_from(db)
-    s = build_stats(b.graph(), b.manifest, top=top)
+    s = build_stats(b.graph(), b.manifest, top=top, everything=everything)
     if fmt == Format.json:
         typer.echo(json.dumps(s.to_json(), ensure_ascii=False, indent=2))
         return
