@@ -40,6 +40,9 @@ _MODEL_BEFORE = frozenset("""fine-tuned finetuned fine-tune fine-tuning pre-trai
 _EVALUATED = frozenset("""results experiments evaluated evaluation performance accuracy trained tested
     score scores improvements improvement art achieves achieve obtains outperforms evaluate experiment
     models finetuned fine-tuned""".split())
+# "X, a new dataset of ...", "X (Y), a large-scale benchmark": a name introduced as data.
+_APPOSITIVE_DATA = re.compile(r"\s*(?:\([^()]{0,40}\)\s*)?,\s*(?:a|an|the|our)\s+(?:[\w\-]+\s+){0,4}?"
+                              r"(?:dataset|corpus|benchmark|treebank|collection|test\s+set)s?\b", re.I)
 # Words that say "data" around a language's name ("English text", "Chinese-English corpora").
 _DATA_WORDS = frozenset("""data text texts corpus corpora language languages sentences sentence words
     documents speech tweets pairs pair translation translations side""".split())
@@ -117,7 +120,7 @@ class Evidence:
         from kg.concepts.linking import is_name
 
         if etype in (METHOD, TASK) and is_name(name) and not is_language(name) \
-                and self.as_name >= NAMED_SHARE * self.mentions and self.data_cues >= 2 \
+                and self.as_name >= NAMED_SHARE * self.mentions and self.data_cues >= min(2, self.mentions) \
                 and self.data_cues >= DATA_SHARE * self.mentions and self.data_cues > 2 * self.model_cues:
             return DATASET
         return etype
@@ -134,7 +137,8 @@ def _cues(text: str, m: Mention) -> tuple[bool, bool]:
     before = [w.lower() for w in _WORD.findall(text[max(0, m.start - 40):m.start])]
     prev = before[-1] if before else ""
     model = nxt in _MODEL_AFTER or last in _MODEL_AFTER or prev in _MODEL_BEFORE or rest.startswith("-based")
-    data = nxt in _DATA_AFTER or last in _DATA_AFTER or (prev == "on" and len(before) > 1 and before[-2] in _EVALUATED)
+    data = (nxt in _DATA_AFTER or last in _DATA_AFTER or (prev == "on" and len(before) > 1 and before[-2] in _EVALUATED)
+            or _APPOSITIVE_DATA.match(rest) is not None)
     return model, data
 
 
