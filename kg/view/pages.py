@@ -169,8 +169,9 @@ def overview_nodes(g: nx.DiGraph, budget: int = NODE_BUDGET) -> tuple[list[str],
     keep_papers = sorted(papers, key=lambda p: (-degree[p], p))[: max(budget // 2, budget - len(ents))]
     room = max(0, budget - len(keep_papers))
     if len(ents) > room:
-        # Over budget, a concept of one paper is a leaf that only adds clutter: its paper page shows it.
-        ents_shared = [e for e in ents if g.nodes[e].get("papers", 0) > 1]
+        # Over budget, a concept of one paper is a leaf that only adds clutter, and a generic one
+        # ("training", kg.concepts.specificity) a hub that says nothing: their paper pages show them.
+        ents_shared = [e for e in ents if g.nodes[e].get("papers", 0) > 1 and g.nodes[e].get("level") != schema.GENERIC]
         keep_ents = ents_shared[:room]
     else:
         keep_ents = ents
