@@ -84,6 +84,7 @@ def test_a_dataset_is_a_named_dataset():
 
 def test_languages_come_from_iso_639():
     assert is_language("English") and is_language("Chinese-English") and is_language("Swahili text")
+    assert is_language("English→German") and is_language("English->German")
     assert not is_language("low-resource languages") and not is_language("Penn Treebank")
 
 

@@ -72,7 +72,7 @@ def language_names() -> frozenset[str]:
 def is_language(name: str) -> bool:
     """A language or languages, with words for data around them: "English", "Chinese-English",
     "English text", "low-resource languages" is not (no language is named)."""
-    words = [w.lower() for w in re.split(r"[\s\-/]+", re.sub(r"\s*\([^()]*\)\s*$", "", name)) if w]
+    words = [w.lower() for w in re.split(r"[\s\-/\u2190-\u21ff>]+", re.sub(r"\s*\([^()]*\)\s*$", "", name)) if w]
     langs = language_names()
     named = [w for w in words if w in langs]
     return bool(named) and all(w in langs or w in _DATA_WORDS for w in words)

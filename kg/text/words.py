@@ -64,7 +64,7 @@ GENERIC_SCIENCE = frozenset("""
     representation representations architecture architectures optimization optimisation supervision
     supervised unsupervised modeling modelling computation computational processing labeling labelling
     statistical automatic automated artificial intelligence recognition detection
-    estimation search ranking understanding reasoning
+    estimation search ranking understanding reasoning metric metrics community
 """.split()) | NO_CONCEPT_ALONE | NOT_A_MENTION
 
 # Names of whole fields: generic in any corpus of the field ("natural language processing" in 9%
