@@ -231,13 +231,16 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
         if n >= DOMINANT_SHARE * sum(longs.values()):
             unambiguous[acro] = long
 
+    unambiguous_folded = {fold(acro): long for acro, long in unambiguous.items()}
+
     def plain_key(etype: str, text: str, pid: str) -> str:
         k = normalize(text)
         mine = own_long.get(pid)
         if mine and k in mine:
             k = mine[k]
         else:
-            k = acronym_to_long.get((etype, k)) or unambiguous.get(k, k)
+            # "GPT2" is the acronym "GPT-2" spelled without its hyphen.
+            k = acronym_to_long.get((etype, k)) or unambiguous.get(k) or unambiguous_folded.get(fold(k), k)
         k = canonical.get(k, k)
         if " " in k:
             # An acronym inside a longer name stands for its long form too: "bidirectional LSTM"
