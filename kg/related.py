@@ -129,6 +129,10 @@ _DERIVED = re.compile(r"(?:ity|ive|al|ness|ous|ful|able|ible|ic|ism|ist|ally)$")
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
     # Pure-Python Snowball is slow and a corpus has few distinct words.
+    parts = word.split("-")
+    if len(parts) > 1 and all(p.isalpha() for p in parts):
+        # "fact-checking" is the concept "fact checking", as the concept stage keys it (kg.concepts).
+        return " ".join(_stem(p) for p in parts)
     if len(word) > 4 and word.endswith("ics"):
         word = word[:-1]  # "metrics", "statistics": plurals singular() keeps ("physics")
     if len(word) > 4 and _DERIVED.search(word):
