@@ -29,10 +29,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kg.records import ENTITY_TYPES, Entity, Extraction, Mention, Paper
-from kg.text.acronyms import definitions as acronym_definitions
+from kg.text.acronyms import definitions as acronym_definitions, stands_for
 from kg.text.names import name_strength
 from kg.text.normalize import normalize, singular  # noqa: F401  (singular: part of this module's API)
-from kg.text.words import GENERIC_HEADS
+from kg.text.words import FUNCTION_WORDS, GENERIC_HEADS
 
 _ACRONYM_DEF = re.compile(r"\s*\(\s*([A-Za-z][\w.\-]*[A-Z][\w.\-]*?)s?\s*\)")
 
@@ -70,12 +70,11 @@ def _defines_acronym(text: str) -> bool:
 DOMINANT_SHARE = 0.75
 # An acronym names its entity when written at least this often, and twice as often as the rest.
 ACRONYM_NAMES_MIN = 3
-_SHORT_WORDS = frozenset("of for from with in on the to by via and a an at as".split())
 
 
 def _content_words(key: str) -> str:
     """A long form's key without its short function words, to compare spellings of one name."""
-    return " ".join(w for w in key.split(" ") if w not in _SHORT_WORDS)
+    return " ".join(w for w in key.split(" ") if w not in FUNCTION_WORDS)
 
 
 def fold(key: str) -> str:
@@ -98,20 +97,8 @@ def _multiword(text: str) -> bool:
 
 
 def _abbreviates(acro: str, long_form: str) -> bool:
-    """Are the acronym's letters drawn from the (multi-word) long form, in order?"""
-    if not _multiword(long_form):
-        return False
-    letters = [c.lower() for c in acro if c.isalpha()]
-    long_form = long_form.lower()
-    if not letters or not long_form.startswith(letters[0]):
-        return False
-    pos = 0
-    for c in letters:
-        pos = long_form.find(c, pos)
-        if pos < 0:
-            return False
-        pos += 1
-    return True
+    """Does the acronym stand for the (multi-word) long form, by kg.text.acronyms' one matcher?"""
+    return _multiword(long_form) and stands_for(acro, long_form.split())
 
 
 def unified_types(items: Iterable[tuple[str, str, str, float]]) -> dict[str, str]:

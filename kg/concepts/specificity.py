@@ -31,13 +31,12 @@ from kg.records import Extraction, Paper
 from kg.schema import ARTIFACT, BROAD, GENERIC, SPECIFIC
 from kg.text.names import name_strength
 from kg.text.normalize import singular
-from kg.text.words import FIELD_NAMES, GENERIC_SCIENCE
+from kg.text.words import FIELD_NAMES, FUNCTION_WORDS as _FUNCTION, GENERIC_SCIENCE
 
 KEYPHRASENESS_MIN = 0.05  # a word its papers name as a concept less often than this is generic
 KEYPHRASENESS_DF = 20  # ... when this many papers write it, so that the share means something
 BROAD_SHARE = 0.02  # a phrase more papers name than this share is a broad class
 NAMED_SHARE = 0.5  # mentions written as a name that make a concept an artifact
-_FUNCTION = frozenset("of for from with in on the to by via and a an at as or".split())
 _WORDS = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_FUNCTION_WORDS = frozenset("of for from and in on the to with a an by via at as".split())
+from kg.text.words import FUNCTION_WORDS as _FUNCTION_WORDS  # noqa: E402  (the one list)
 # An acronym: 2-12 characters, a letter first, a capital among them, maybe a plural "s".
 _ACRO = r"[A-Za-z][A-Za-z0-9\-.+/&]{0,10}[A-Za-z0-9+]s?"
 _WORDS = r"[A-Za-z0-9][\w\-\u2010\u2011\u2013']*(?:\s+[A-Za-z0-9][\w\-\u2010\u2011\u2013']*){0,9}"

@@ -5,6 +5,10 @@ from __future__ import annotations
 # phrases (kg/related.py) and, as the bench protocol says, from texts being scored (kg/evaluate.py).
 DETERMINERS: tuple[str, ...] = ("a", "an", "the", "this", "these", "that", "those", "our", "its", "their")
 
+# Short function words inside names: they give an acronym no letter ("Reinforcement Learning from
+# Human Feedback" is RLHF), and two spellings of a name may differ in them ("from"/"with").
+FUNCTION_WORDS = frozenset("of for from with in on the to by via and or a an at as".split())
+
 # Heads that add nothing to a name before them ("the Mistral models", "GSM8K benchmark").
 GENERIC_HEADS = frozenset("""model models method methods framework frameworks algorithm algorithms approach
     approaches architecture architectures family families variant variants baseline baselines backbone
