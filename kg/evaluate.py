@@ -24,10 +24,11 @@ from dataclasses import dataclass
 
 from kg.corpus.scierc import PTB_TOKENS
 from kg.errors import KgError
+from kg.records import ENTITY_TYPES
 from kg.text.words import DETERMINERS
 
 SCORED_TYPES: tuple[str, ...] = ("Method", "Task", "Dataset")
-REPORTED_TYPES: tuple[str, ...] = ("Method", "Task", "Dataset", "Metric")
+REPORTED_TYPES: tuple[str, ...] = ENTITY_TYPES
 MATCH_MODES = ("exact", "partial")
 
 _PTB = PTB_TOKENS

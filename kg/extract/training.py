@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.errors import KgError
+from kg.records import ENTITY_TYPES
 from kg.extract import bio, tagger
 from kg.corpus.scierc import ScierDoc, parse_scierc, read_gold
 
@@ -97,7 +98,7 @@ def _gold_spans(doc: ScierDoc, labels: Sequence[str]) -> list[tuple[int, int, st
         spans = [(m.start(), m.end(), e.type) for e in doc.entities if e.type in labels and e.text
                  for m in re.finditer(r"(?<!\w)" + re.escape(e.text) + r"(?!\w)", doc.text)]
     # Where gold nests, the graph's types first, then the longer span.
-    return bio.non_overlapping(spans, prefer=("Method", "Task", "Dataset", "Metric"))
+    return bio.non_overlapping(spans, prefer=ENTITY_TYPES)
 
 
 def encode_docs(model: tagger.Tagger, docs: Sequence[ScierDoc]) -> list[tagger.Encoded]:
