@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from kg.concepts.specificity import is_generic_name
 from kg.graph import papers_of
 from kg.related import ConceptIndex, RelatedPaper
 
@@ -73,7 +74,9 @@ def _label(index: ConceptIndex, papers: list[str], n: int) -> list[str]:
     floor = 2 if len(papers) > 1 else 1
     scored = []
     for c, k in have.items():
-        if k < floor or c in index.broad:
+        # Broad concepts, and names made of generic words only ("language processing", "automatic",
+        # kg.concepts.specificity), name no theme.
+        if k < floor or c in index.broad or is_generic_name(index.names[c].lower()):
             continue
         share, base = k / len(papers), index.df[c] / max(n, 1)
         scored.append((-share * math.log(share / base), -k, index.names[c], c))

@@ -56,7 +56,8 @@ def is_generic_name(key: str) -> bool:
     # A field's name with generic words after it ("NLP systems", "NLP applications") names the field.
     while words and " ".join(words) not in FIELD_NAMES and generic_word(words[-1]):
         words = words[:-1]
-    if " ".join(words) in FIELD_NAMES:
+    name = " ".join(words)
+    if name in FIELD_NAMES or any(f.endswith(f" {name}") for f in FIELD_NAMES):  # "language processing"
         return True
     words = content_words(key)
     return bool(words) and all(generic_word(w) for w in words)
