@@ -55,7 +55,7 @@ import snowballstemmer
 
 from kg import schema
 from kg.errors import KgError
-from kg.graph import entities_of, papers_of
+from kg.graph import entities_of, paper_text, papers_of
 from kg.text.normalize import singular
 from kg.corpus.titles import clip
 from kg.text.words import DETERMINERS
@@ -65,6 +65,13 @@ if TYPE_CHECKING:
     from kg.builds import Build
 
 KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
+# ``--by`` facets: the entity type whose concepts a faceted ranking compares.
+FACETS: dict[str, str] = {"method": "Method", "task": "Task", "dataset": "Dataset"}
+# A paper of ``rank_among`` that shares no specific concept is noted by how its wording compares:
+# NOTE_WORDING when the TF-IDF cosine of the two abstracts is at least WORDING_MIN, else NOTE_NOTHING.
+NOTE_WORDING = "similar wording"
+NOTE_NOTHING = "nothing shared"
+WORDING_MIN = 0.15
 LISTED_K = 10  # related papers the views list per paper: a build ranks at least this many
 
 # Strength of each way a paper comes to have a concept.
@@ -99,14 +106,18 @@ class RelatedPaper:
     title: str
     score: float
     shared: tuple[SharedConcept, ...]
+    note: str = ""  # for a paper ranked by ``rank_among`` that shares no specific concept: NOTE_WORDING or NOTE_NOTHING
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "id": self.id,
             "title": self.title,
             "score": round(self.score, 4),
             "shared": [{"name": s.name, "type": s.type, "papers": s.papers} for s in self.shared],
         }
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,8 +295,12 @@ class ConceptIndex:
     _shared_cache: dict[str, SharedConcept] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def from_graph(cls, g: nx.DiGraph) -> ConceptIndex:
-        mention_types = set(schema.MENTION_REL.values())
+    def from_graph(cls, g: nx.DiGraph, by: str | None = None) -> ConceptIndex:
+        """The index of every paper of ``g``; ``by`` (a key of ``FACETS``) keeps one facet's concepts:
+        the entities of that type, and the key phrases naming a concept such an entity implies
+        somewhere in the corpus."""
+        facet = _facet_type(by)
+        mention_types = {schema.MENTION_REL[facet]} if facet else set(schema.MENTION_REL.values())
         strengths: dict[str, dict[str, float]] = {}
         name_votes: dict[str, dict[str, float]] = {}
         type_votes: dict[str, dict[str, int]] = {}
@@ -300,6 +315,8 @@ class ConceptIndex:
         entity_keys: dict[str, str] = {}
         headed: set[str] = set()  # concepts some phrase of the corpus has as its head or whole
         generic: set[str] = set()  # the keys of generic entities (kg.concepts.specificity)
+        facet_keys: set[str] = set()  # with ``by``: the concepts the facet's entities imply
+        later: list[tuple[str, Callable[..., None]]] = []  # with ``by``: papers whose key phrases wait
 
         def concepts_of(phrase: str, aliases: Iterable[str]) -> list[tuple[str, float, str, bool]]:
             form = (phrase, tuple(aliases))
@@ -314,9 +331,12 @@ class ConceptIndex:
             titles[pid] = data.get("title") or pid
             feats: dict[str, float] = {}
 
-            def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = (), times: int = 1) -> None:
+            def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = (), times: int = 1,
+                    feats: dict[str, float] = feats, only: set[str] | None = None) -> None:
                 vote = 2 if ctype != KEY_CONCEPT else 1
                 for key, w, surface, is_headed in concepts_of(phrase, aliases):
+                    if only is not None and key not in only:
+                        continue
                     # Independent evidence accumulates (noisy-or): a word heading three phrases,
                     # or an entity named three times, is more surely what the paper is about.
                     feats[key] = 1.0 - (1.0 - feats.get(key, 0.0)) * (1.0 - min(w * scale, 0.999)) ** times
@@ -342,9 +362,19 @@ class ConceptIndex:
                 entities.setdefault(entity_keys[eid], eid)
                 add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
                     times=max(1, int(edata.get("mentions") or 1)))
-            for phrase in data.get("key_concepts") or ():
-                add(phrase, KEY_CONCEPT, W_KEY_CONCEPT)
+            if facet:
+                facet_keys.update(feats)
+                later.append((pid, add))
+            else:
+                for phrase in data.get("key_concepts") or ():
+                    add(phrase, KEY_CONCEPT, W_KEY_CONCEPT)
             strengths[pid] = feats
+        # One facet: a key phrase counts where it names a concept of that facet ("neural machine
+        # translation" is a method where some method entity of the corpus implies it).
+        for pid, add in later:
+            for phrase in g.nodes[pid].get("key_concepts") or ():
+                add(phrase, KEY_CONCEPT, W_KEY_CONCEPT, only=facet_keys)
+        later.clear()
 
         # What the index keeps is made after what it no longer needs is let go (and each paper's
         # vector as its strengths are): freed memory mostly stays with the process, so it is
@@ -383,6 +413,35 @@ class ConceptIndex:
         generic = frozenset(same.get(c, c) for c in generic) & df.keys()
         broad = frozenset(c for c in df if df[c] > limit) | generic
         return cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic)
+
+    def score(self, a: str, b: str) -> float:
+        """The score of papers ``a`` and ``b`` (0 when they share no specific concept): what
+        ``related`` ranks by, for any pair, not only a paper's top k."""
+        contrib = self._contrib(a, b)
+        return sum(contrib.values()) if self.explains(contrib) else 0.0
+
+    def rank(self, paper_id: str, among: Iterable[str], max_shared: int = 8) -> list[RelatedPaper]:
+        """Every paper of ``among`` (but ``paper_id``) ranked against ``paper_id``: the score and
+        reasons ``related`` gives, and score 0 with no reasons for one sharing no specific concept.
+        Ties are broken by id."""
+        rows = []
+        for other in dict.fromkeys(among):
+            if other == paper_id:
+                continue
+            contrib = self._contrib(paper_id, other)
+            if self.explains(contrib):
+                rows.append(RelatedPaper(other, self.titles[other], sum(contrib.values()),
+                                         self._explain(contrib, max_shared)))
+            else:
+                rows.append(RelatedPaper(other, self.titles[other], 0.0, ()))
+        return sorted(rows, key=lambda r: (-round(r.score, 9), r.id))
+
+    def _contrib(self, a: str, b: str) -> dict[str, float]:
+        vec, ovec = self.vectors[a], self.vectors[b]
+        if len(ovec) < len(vec):
+            vec, ovec = ovec, vec
+        scale = self.norms[a] * self.norms[b]
+        return {c: x * ovec[c] / scale for c, x in vec.items() if c in ovec}
 
     def explains(self, concepts: Iterable[str]) -> bool:
         """Whether shared ``concepts`` can explain a link: at least one of them is not broad."""
@@ -502,16 +561,74 @@ class ConceptIndex:
         return sc
 
 
-def related(g: nx.DiGraph, paper_id: str, k: int = 10) -> list[RelatedPaper]:
-    """The ``k`` papers sharing the most informative concepts with ``paper_id``."""
+def _facet_type(by: str | None) -> str | None:
+    """The entity type of facet ``by`` (None: every type); a KgError names the facets otherwise."""
+    if by is None:
+        return None
+    facet = FACETS.get(by.strip().lower())
+    if facet is None:
+        raise KgError(f"no facet {by!r}: give one of {', '.join(FACETS)}")
+    return facet
+
+
+def _check_paper(g: nx.DiGraph, paper_id: str) -> None:
     if paper_id not in g or g.nodes[paper_id].get("label") != schema.PAPER:
         raise KgError(f"no paper with id {paper_id!r} in the graph")
-    return ConceptIndex.from_graph(g).related(paper_id, k)
 
 
-def related_all(g: nx.DiGraph, k: int = 5) -> dict[str, list[RelatedPaper]]:
+def related(g: nx.DiGraph, paper_id: str, k: int = 10, by: str | None = None) -> list[RelatedPaper]:
+    """The ``k`` papers sharing the most informative concepts with ``paper_id``; ``by`` (a key
+    of ``FACETS``): the concepts of that facet only, so the reasons are of it too."""
+    _check_paper(g, paper_id)
+    return ConceptIndex.from_graph(g, by).related(paper_id, k)
+
+
+def related_all(g: nx.DiGraph, k: int = 5, by: str | None = None) -> dict[str, list[RelatedPaper]]:
     """The top ``k`` related papers of every paper (one index for all)."""
-    return ConceptIndex.from_graph(g).related_all(k)
+    return ConceptIndex.from_graph(g, by).related_all(k)
+
+
+def rank_among(g: nx.DiGraph, paper_id: str, among: Iterable[str], by: str | None = None,
+               max_shared: int = 8) -> list[RelatedPaper]:
+    """Every paper of ``among`` ranked against ``paper_id`` (a reading list to triage), best first.
+
+    A paper sharing a specific concept has ``related``'s score and reasons. One that does not
+    scores 0 and carries a note: NOTE_WORDING when its abstract's TF-IDF cosine with the paper's
+    is at least WORDING_MIN (``wording_similarity``), else NOTE_NOTHING; such papers are ordered
+    by that cosine, then by id. Unknown ids raise a KgError naming the first.
+    """
+    _check_paper(g, paper_id)
+    among = list(dict.fromkeys(a.strip() for a in among if a.strip()))
+    for other in among:
+        if other not in g or g.nodes[other].get("label") != schema.PAPER:
+            raise KgError(f"no paper with id {other!r} in the build")
+    rows = ConceptIndex.from_graph(g, by).rank(paper_id, among, max_shared)
+    unlinked = [r.id for r in rows if not r.shared]
+    if not unlinked:
+        return rows
+    wording = wording_similarity(g, paper_id, unlinked)
+    linked = [r for r in rows if r.shared]
+    rest = sorted((RelatedPaper(r.id, r.title, 0.0, (), NOTE_WORDING if wording[r.id] >= WORDING_MIN else NOTE_NOTHING)
+                   for r in rows if not r.shared), key=lambda r: (-round(wording[r.id], 9), r.id))
+    return linked + rest
+
+
+def wording_similarity(g: nx.DiGraph, paper_id: str, others: Iterable[str]) -> dict[str, float]:
+    """TF-IDF cosine of the title and abstract of ``paper_id`` with each of ``others``' (scikit-learn:
+    English stop words, sublinear tf, IDF over every paper of ``g``)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    pids = papers_of(g)
+    at = {p: i for i, p in enumerate(pids)}
+
+    def text(p: str) -> str:
+        d = g.nodes[p]
+        return f"{d.get('title') or ''}. {paper_text(d)}"
+
+    x = TfidfVectorizer(stop_words="english", sublinear_tf=True).fit_transform([text(p) for p in pids])
+    others = list(others)
+    sims = (x[[at[o] for o in others]] @ x[at[paper_id]].T).toarray().ravel()
+    return {o: float(v) for o, v in zip(others, sims)}
 
 
 def add_related_edges(g: nx.DiGraph, k: int = 5, related: dict[str, list[RelatedPaper]] | None = None) -> int:
@@ -613,19 +730,21 @@ def ranking_version() -> str:
     return h.hexdigest()[:12]
 
 
-def related_in_build(build: Build, paper: str, k: int = 10) -> tuple[str, str, list[RelatedPaper]]:
+def related_in_build(build: Build, paper: str, k: int = 10,
+                     by: str | None = None) -> tuple[str, str, list[RelatedPaper]]:
     """(id, title, top ``k`` related papers) of the paper ``paper`` names (an id or title words)
-    in a build on disk.
+    in a build on disk; ``by``: one facet's concepts (``related``).
 
     Read from the RELATED_TO links the build stored when it stored ``k`` or more with today's
-    ranking: a few rows from the embedded store, milliseconds at any corpus size. Otherwise
-    ranked from the build's graph, which takes seconds once the corpus is large."""
-    found = _stored_related(build, paper, k)
+    ranking (and no facet is asked for): a few rows from the embedded store, milliseconds at any
+    corpus size. Otherwise ranked from the build's graph, which takes seconds once the corpus is large."""
+    _facet_type(by)  # a bad facet fails before the build is read
+    found = _stored_related(build, paper, k) if by is None else None
     if found is not None:
         return found
     g = build.graph()
     pid = find_paper(g, paper)
-    return pid, g.nodes[pid].get("title") or pid, related(g, pid, k)
+    return pid, g.nodes[pid].get("title") or pid, related(g, pid, k, by)
 
 
 def _stored_related(build: Build, paper: str, k: int) -> tuple[str, str, list[RelatedPaper]] | None:

