@@ -15,7 +15,8 @@ from kg.cli.app import app
 from kg.errors import KgError
 from kg.graph import build_graph
 from kg.graphio import write_json
-from kg.related import ConceptIndex, add_related_edges, find_paper, related, related_all
+from kg.related import (NOTE_NOTHING, NOTE_WORDING, ConceptIndex, add_related_edges, find_paper, rank_among, related,
+                        related_all)
 from kg.concepts.resolve import resolve
 from tests.helpers import extraction, paper
 
@@ -294,3 +295,120 @@ def test_a_concept_is_not_listed_beside_a_more_specific_one_containing_it():
 def _contributions(index, a, b):
     va, vb = index.vectors[a], index.vectors[b]
     return {c: x * vb[c] / (index.norms[a] * index.norms[b]) for c, x in va.items() if c in vb}
+
+
+# --- facets (--by) and ranking a given list (--among) ----------------------------------------
+
+@pytest.fixture
+def facet_graph():
+    specs = {
+        "a": ("Mirror descent for control", [("policy mirror descent", "Method"), ("robot control", "Task"),
+                                             ("MuJoCo", "Dataset")], ["policy mirror descent"]),
+        "m": ("Faster mirror descent", [("Policy Mirror Descent", "Method"), ("image captioning", "Task")], []),
+        "t": ("Robots in kitchens", [("robot control", "Task"), ("graph search", "Method")], []),
+        "w": ("Mirror descent for control of robots", [], []),  # the wording of a, no concept
+        "lonely": ("Unrelated astronomy", [("galaxy survey", "Dataset")], []),
+    }
+    specs.update(filler(8))
+    return corpus_graph(specs)
+
+
+def test_a_facet_ranks_and_explains_by_its_concepts_only(facet_graph):
+    by_method = related(facet_graph, "a", k=5, by="method")
+    assert [r.id for r in by_method] == ["m"]
+    assert {s.type for r in by_method for s in r.shared} == {"Method"}
+    by_task = related(facet_graph, "a", k=5, by="task")
+    assert [r.id for r in by_task] == ["t"]
+    assert [s.name for s in by_task[0].shared] == ["robot control"]
+    assert {r.id for r in related(facet_graph, "a", k=5)} == {"m", "t"}  # no facet: both
+    assert related_all(facet_graph, k=3, by="task")["t"][0].id == "a"
+
+
+def test_a_key_phrase_counts_in_a_facet_where_it_names_a_concept_of_it(facet_graph):
+    index = ConceptIndex.from_graph(facet_graph, by="task")
+    assert not any("mirror" in c for c in index.vectors["a"])  # a's key phrase names a method
+    index = ConceptIndex.from_graph(facet_graph, by="method")
+    assert any("mirror" in c for c in index.vectors["a"])
+
+
+def test_an_unknown_facet_is_one_clear_error(facet_graph):
+    with pytest.raises(KgError, match="no facet 'author'.*method, task, dataset"):
+        related(facet_graph, "a", by="author")
+
+
+def test_score_is_the_score_related_ranks_by_for_any_pair(facet_graph):
+    index = ConceptIndex.from_graph(facet_graph)
+    top = index.related("a", k=3)
+    for row in top:
+        assert index.score("a", row.id) == pytest.approx(row.score)
+        assert index.score(row.id, "a") == pytest.approx(row.score)
+    assert index.score("a", "lonely") == 0.0
+    assert index.score("a", "f1") == 0.0  # shares only a broad concept: no link, as in related()
+
+
+def test_rank_among_lists_every_paper_with_score_reasons_or_a_note(facet_graph):
+    rows = rank_among(facet_graph, "a", ["lonely", "w", "t", "m", "a", "m"])
+    assert [r.id for r in rows] == ["m", "t", "w", "lonely"]  # once each, not the paper itself
+    assert rows[0].score > rows[1].score > 0 and rows[0].shared and rows[1].shared
+    assert rows[0].score == pytest.approx(ConceptIndex.from_graph(facet_graph).score("a", "m"))
+    assert (rows[2].score, rows[2].shared, rows[2].note) == (0.0, (), NOTE_WORDING)
+    assert (rows[3].score, rows[3].shared, rows[3].note) == (0.0, (), NOTE_NOTHING)
+    assert rows[2].to_json()["note"] == "similar wording" and "note" not in rows[0].to_json()
+
+
+def test_rank_among_with_a_facet(facet_graph):
+    rows = rank_among(facet_graph, "a", ["t", "m"], by="task")
+    assert [r.id for r in rows] == ["t", "m"]
+    assert rows[0].shared[0].type == "Task" and rows[1].score == 0.0 and rows[1].note
+
+
+def test_rank_among_names_an_unknown_id(facet_graph):
+    with pytest.raises(KgError, match="no paper with id 'nope' in the build"):
+        rank_among(facet_graph, "a", ["m", "nope"])
+
+
+@pytest.fixture
+def facet_build(tmp_path, facet_graph):
+    (tmp_path / "build.json").write_text(json.dumps({"corpus": "test"}), encoding="utf-8")
+    write_json(facet_graph, tmp_path / "graph.json")
+    return tmp_path
+
+
+def test_cli_among_json_is_every_listed_paper_in_rank_order(facet_build, tmp_path):
+    listed = tmp_path / "reading.txt"
+    listed.write_text("# to read\nlonely\nw\n\nm\nt\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["related", "Mirror descent for control", "--among", str(listed),
+                                   "--db", str(facet_build), "-f", "json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["id"] == "a"
+    assert [r["id"] for r in out["related"]] == ["m", "t", "w", "lonely"]
+    assert {"id", "score", "shared"} <= set(out["related"][0]) and out["related"][0]["shared"]
+    assert [r.get("note") for r in out["related"]] == [None, None, "similar wording", "nothing shared"]
+
+
+def test_cli_among_by_task_table(facet_build, tmp_path):
+    listed = tmp_path / "reading.txt"
+    listed.write_text("m\nt\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["related", "a", "--among", str(listed), "--by", "task", "--db", str(facet_build)])
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("Related to a by task: Mirror descent for control")
+    assert "robot control (Task, 2 papers)" in res.output
+    assert "(similar wording)" in res.output  # m shares no task, but "mirror descent" in its wording
+
+
+def test_cli_by_method(facet_build):
+    res = CliRunner().invoke(app, ["related", "a", "--by", "method", "--db", str(facet_build), "-f", "json"])
+    assert res.exit_code == 0, res.output
+    assert [r["id"] for r in json.loads(res.output)] == ["m"]
+
+
+@pytest.mark.slow
+def test_cli_among_unknown_id_is_one_line_exit_2(facet_build, tmp_path):
+    listed = tmp_path / "reading.txt"
+    listed.write_text("m\nno-such-id\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "kg", "related", "a", "--among", str(listed),
+                           "--db", str(facet_build)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "'no-such-id'" in proc.stderr
+    assert "Traceback" not in proc.stderr
