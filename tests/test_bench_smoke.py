@@ -20,6 +20,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SCIERC = ROOT.parent / "shared" / "bench" / "scierc"
 needs_scierc = pytest.mark.skipif(not (SCIERC / "train.json").exists(), reason="no ../shared/bench/scierc here")
+REAL = ROOT.parent / "shared" / "bench" / "real"
+needs_real = pytest.mark.skipif(not (REAL / "acl_2017_2019.jsonl").exists(), reason="no ../shared/bench/real here")
 pytestmark = pytest.mark.slow  # every test runs a bench script in a subprocess
 
 
@@ -104,3 +106,12 @@ def test_dask_workers():
 def test_build_throughput():
     r = report(bench("build_throughput.py", "--n", "20", "--naive-n", "2"))
     assert r
+
+
+@needs_real
+def test_real_corpus():
+    r = report(bench("real_corpus.py", "--limit", "40", "--workers", "1"))
+    assert r["papers"] == 40 and r["abstracts_per_s"] > 0
+    for figure in ("top_datasets_pwc_share", "pwc_linked_recall", "generic_share", "field_coverage"):
+        assert 0.0 <= r[figure] <= 1.0
+    assert r["top_methods"] and r["top_tasks"]  # the top lists kg shows, to read
