@@ -115,3 +115,10 @@ def test_real_corpus():
     for figure in ("top_datasets_pwc_share", "pwc_linked_recall", "generic_share", "field_coverage"):
         assert 0.0 <= r[figure] <= 1.0
     assert r["top_methods"] and r["top_tasks"]  # the top lists kg shows, to read
+
+
+@needs_real
+def test_related_real(tmp_path):
+    r = report(bench("related_real.py", "--only", "emnlp", "--limit", "60", "--no-dense", "--cache", str(tmp_path)))
+    p = r["emnlp2020"]["precision_at_k"]  # kg's ranking beside the baseline, in one run
+    assert r["emnlp2020"]["papers"] == 60 and 0.0 <= p["kg"] <= 1.0 and 0.0 <= p["tfidf"] <= 1.0
