@@ -202,7 +202,6 @@ def rank_pool(score, candidates: list[str]) -> list[str]:
 
 
 def csfcube(args, opts: BuildOptions) -> dict:
-    import numpy as np
 
     pools = read_pools(args.csfcube / "qrels_dev.tsv")
     pools = dict(list(pools.items())[: args.limit or None])

@@ -78,15 +78,20 @@ def build_child(corpus: Path, out: Path, workers: int) -> dict:
 
 
 def time_queries(build: Path) -> dict:
-    from kg.querying import READY_QUERIES, read_query
+    from kg.querying import READY_QUERIES, query_params, read_query
     from kg.store import Store
 
     out = {}
     with Store(build / "store") as store:
-        paper = store.query("MATCH (p:Paper)-[:USES]->(:Method) RETURN p.id LIMIT 1").rows[0][0]
+        given = {  # a value for each parameter a ready query takes
+            "paper": store.query("MATCH (p:Paper)-[:USES]->(:Method) RETURN p.id LIMIT 1").rows[0][0],
+            "name": store.query("MATCH (m:Method) RETURN m.name ORDER BY m.papers DESC LIMIT 1").rows[0][0],
+            "task": store.query("MATCH (t:Task) RETURN t.name ORDER BY t.papers DESC LIMIT 1").rows[0][0],
+        }
         for q in sorted(READY_QUERIES.glob("*.cypher")):
+            text = read_query(str(q))
             t0 = time.perf_counter()
-            rows = store.query(read_query(str(q)), {"paper": paper}).rows
+            rows = store.query(text, {k: given[k] for k in query_params(text)}).rows
             out[q.name] = {"seconds": round(time.perf_counter() - t0, 3), "rows": len(rows)}
     return out
 

@@ -24,7 +24,9 @@ from tests.test_export_samples import sample_graph
 
 pytestmark = pytest.mark.slow
 QUERIES = sorted((Path(__file__).parent.parent / "queries").glob("*.cypher"))
-PARAMS = {"paper": "p1"}  # p1 shares concepts with p2 and p3 and has RELATED_TO edges
+# p1 shares concepts with p2 and p3 and has RELATED_TO edges; the filler papers, of two years, use PMD
+# for reinforcement learning.
+PARAMS = {"paper": "p1", "name": "PMD", "task": "reinforcement learning"}
 
 
 def canonical(value):

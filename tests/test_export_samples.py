@@ -2,6 +2,8 @@
 they cover every label, relationship type and property kind the exports must carry."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 from pathlib import Path
 
@@ -41,7 +43,9 @@ def sample_graph(extra_papers: int = 0) -> nx.DiGraph:
                                                  key_concepts=[("bert", 0.9), ("squad", 0.5)]),
                                       (1, 0, "USED-FOR", 0.75)))
     for i in range(extra_papers):
-        p = paper(f"x{i:04d}", f"Filler paper {i} applies PMD to reinforcement learning on MinAtar.")
+        # Two years, so that the trends queries have something to answer.
+        p = replace(paper(f"x{i:04d}", f"Filler paper {i} applies PMD to reinforcement learning on MinAtar."),
+                    year=2020 + i % 2)
         papers.append(p)
         extractions.append(extraction(p, ("PMD", "Method"), ("reinforcement learning", "Task"), ("MinAtar", "Dataset")))
     g = build_graph(papers, extractions, resolve(papers, extractions))
