@@ -7,7 +7,7 @@
 
 The corpus is ``../shared/bench/real/acl_2017_2019.jsonl`` and its Papers with Code dataset tags
 ``acl_2017_2019_pwc.json`` (read ``../shared/bench/README.md``). The top lists are the ones kg shows
-(``kg stats --top 30``, ``kg.stats.build_stats``). It prints one JSON object:
+(``kg stats --top 30``, ``kg.analysis.stats.build_stats``). It prints one JSON object:
 
 - ``top_datasets_pwc_share``: the share of the top 30 Dataset nodes that are Papers with Code datasets
   (a node's name or an alias equals a tag, the tag's long form or its parenthesised short form,
@@ -153,7 +153,7 @@ def score(build: Path, corpus: Path, tags_path: Path, top: int = 30) -> dict:
 def score_graph(g, corpus: Path, tags_path: Path, top: int = 30) -> dict:
     """The figures of the module's doc for the graph ``g`` of ``corpus``."""
     from kg.records import ENTITY_TYPES
-    from kg.stats import top_entities
+    from kg.analysis.stats import top_entities
 
     tops = {t: top_entities(g, t, 100) for t in ENTITY_TYPES}
     by_name: dict[tuple[str, str], dict] = {}

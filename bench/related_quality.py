@@ -29,7 +29,7 @@ from _common import ROOT, report
 from kg.corpus import Corpus, read_corpus  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
 from kg.records import Extraction, Mention  # noqa: E402
-from kg.related import related_all  # noqa: E402
+from kg.analysis.related import related_all  # noqa: E402
 from kg.concepts.resolve import resolve  # noqa: E402
 
 COMMUNITIES = {

@@ -44,7 +44,7 @@ from kg.corpus import Corpus, read_corpus  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
 from kg.pipeline import BuildOptions, extract_corpus  # noqa: E402
 from kg.records import Paper  # noqa: E402
-from kg.related import ConceptIndex  # noqa: E402
+from kg.analysis.related import ConceptIndex  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "bench" / "real"
 # CSFCube facet -> kg's facet (None: every concept).

@@ -2,7 +2,7 @@
 
 Same corpus, graph and protocol as bench/related_quality.py (SciERC train + dev, 400
 abstracts; same-community precision@k). Every variant scores a pair as x_a' K x_b / (|a| |b|),
-|p| = sqrt(x_p' K x_p), over kg's IDF-weighted concept vectors x (kg.related.ConceptIndex), so
+|p| = sqrt(x_p' K x_p), over kg's IDF-weighted concept vectors x (kg.analysis.related.ConceptIndex), so
 each decomposes exactly into concept-pair terms x_ai K_ij x_bj; they differ in the kernel K:
 
 * exact: K = I (what kg ships; the shared concepts are the terms);
@@ -31,7 +31,7 @@ from related_quality import community, dense_embeddings, precision
 
 from kg.corpus import Corpus, read_corpus  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
-from kg.related import ConceptIndex  # noqa: E402
+from kg.analysis.related import ConceptIndex  # noqa: E402
 from kg.concepts.resolve import resolve  # noqa: E402
 
 

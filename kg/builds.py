@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg.errors import KgError
-from kg.signals import deferred_sigint
+from kg.util.signals import deferred_sigint
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -76,7 +76,7 @@ class Manifest:
     resolution: str = ""  # how entity resolution merged surface forms, in one line
     related_k: int = 0  # RELATED_TO links stored per paper
     model: str = ""  # the entity tagger: "shipped", or the folder given to --model
-    related_version: str | None = None  # the ranking that stored them (kg.related.ranking_version)
+    related_version: str | None = None  # the ranking that stored them (kg.analysis.related.ranking_version)
     keybert: bool = True  # whether key concepts were ranked with KeyBERT (`kg add` extracts as the build did)
     extractor: str = ""  # the extractor's version (kg.extract.Extractor.version); "" if not known
     added: list[str] = field(default_factory=list)  # corpora `kg add` added since the build, absolute paths
@@ -121,7 +121,7 @@ class Build:
         return self.path / STORE
 
     def graph(self) -> nx.DiGraph:
-        from kg.graphio import read_json
+        from kg.graph.io import read_json
 
         return read_json(self.path / GRAPH_JSON)
 

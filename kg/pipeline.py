@@ -17,7 +17,7 @@ import networkx as nx
 from kg import __version__, builds, schema, shards
 from kg.corpus import Corpus, read_corpus
 from kg.graph import build_graph
-from kg.graphio import write_graphml, write_json
+from kg.graph.io import write_graphml, write_json
 from kg.machine import default_workers
 from kg.records import ENTITY_TYPES, Extraction, Paper
 from kg.concepts import Resolution, find_concepts
@@ -167,8 +167,8 @@ def assemble(papers: list[Paper], extractions: list[Extraction], options: BuildO
     t = time.perf_counter()
     related = None
     if options.related_k > 0 or options.views:
-        from kg.related import LISTED_K, ConceptIndex, add_related_edges
-        from kg.topics import add_topics, find_topics
+        from kg.analysis.related import LISTED_K, ConceptIndex, add_related_edges
+        from kg.analysis.topics import add_topics, find_topics
 
         # One ranking serves the stored RELATED_TO edges, the pages' lists and the map's themes.
         index = ConceptIndex.from_graph(g)
@@ -193,8 +193,8 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
     ``keep_pages_from``: an earlier build's views/ folder, whose pages that would be written the
     same are linked rather than written (``kg.view.write_views``'s ``keep_from``).
 
-    ``related``: the ranking the views list (``kg.related.related_all``), ranked afresh if None."""
-    from kg.related import ranking_version
+    ``related``: the ranking the views list (``kg.analysis.related.related_all``), ranked afresh if None."""
+    from kg.analysis.related import ranking_version
 
     timings = result.timings
     with builds.writing(result.path, _kg_folders(), check=check) as tmp:

@@ -228,7 +228,7 @@ def paper_hint(store: Store, value: Any) -> str | None:
     """Why a query on ``$paper`` (the ready queries' name for a paper's id) may have found nothing:
     the value is no paper's id. Title words, which `kg related` and `kg view` accept, get the id to give."""
     from kg.corpus.titles import clip
-    from kg.related import find_paper_in
+    from kg.analysis.related import find_paper_in
 
     value = str(value)
     if store.query("MATCH (p:Paper {id: $id}) RETURN p.id", {"id": value}).rows:

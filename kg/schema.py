@@ -67,7 +67,7 @@ PAPER_PROPERTIES: dict[str, str] = {
     "url": "STRING",
     "keywords": "STRING[]",
     "key_concepts": "STRING[]",  # KeyBERT key phrases, most salient first
-    "topic": "INT64",  # research theme (kg.topics): 1 = the theme with the most papers; unset without links
+    "topic": "INT64",  # research theme (kg.analysis.topics): 1 = the theme with the most papers; unset without links
     "topic_label": "STRING",  # the theme's most distinctive concepts, joined by " · "
 }
 

@@ -24,9 +24,9 @@ import ladybug
 import networkx as nx
 
 from kg import schema
-from kg.compat import batched
+from kg.util.compat import batched
 from kg.errors import KgError
-from kg.signals import deferred_sigint
+from kg.util.signals import deferred_sigint
 
 _BATCH = 20_000  # rows converted to Arrow at a time
 # The engine's default buffer pool is most of the machine's memory and a bulk load fills

@@ -85,9 +85,9 @@ think_id, _ = entities_of("ThinK")
 display(run("papers_sharing_concepts.cypher", paper=think_id))"""),
     ("md", """## Related papers, with the reasons
 
-`kg.related` ranks papers by the concepts they share, weighting rare concepts more
+`kg.analysis.related` ranks papers by the concepts they share, weighting rare concepts more
 (docs/related.md has the formula); each row says which concepts were shared."""),
-    ("code", """from kg.related import find_paper, related
+    ("code", """from kg.analysis.related import find_paper, related
 
 pid = find_paper(g, "ThinK")
 for row in related(g, pid, k=5):

@@ -41,8 +41,8 @@ def pick_paper(build: Path, name: str) -> str:
     """The id of the paper ``name`` names (as `kg view --paper` reads it), else the paper with the most
     related papers."""
     from kg.errors import KgError
-    from kg.graphio import read_json
-    from kg.related import find_paper
+    from kg.graph.io import read_json
+    from kg.analysis.related import find_paper
 
     g = read_json(build / "graph.json")
     try:

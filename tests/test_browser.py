@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.related import related
+from kg.analysis.related import related
 from kg.view import concept_page, paper_page, write_themes, write_views
 from tests.helpers import HOSTILE, view_corpus
 from tests.test_export_samples import sample_graph

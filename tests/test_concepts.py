@@ -5,7 +5,7 @@ from kg.concepts.specificity import is_generic_name
 from kg.concepts.typer import is_language
 from kg.graph import build_graph
 from kg.schema import ARTIFACT, BROAD, GENERIC, SPECIFIC
-from kg.stats import top_entities
+from kg.analysis.stats import top_entities
 from tests.helpers import extraction, paper
 
 

@@ -12,7 +12,7 @@ import networkx as nx
 from kg import schema
 from kg.builds import GRAPH_JSON, MANIFEST
 from kg.graph import build_graph
-from kg.graphio import write_json
+from kg.graph.io import write_json
 from kg.records import Paper
 from kg.concepts.resolve import resolve
 from tests.helpers import extraction, paper, small_corpus, with_relations
@@ -55,7 +55,7 @@ def sample_graph(extra_papers: int = 0) -> nx.DiGraph:
                shared_types=["Method"], shared_papers=[2])
     g.add_edge("p3", "p1", schema.RELATED_REL, type=schema.RELATED_REL, score=0.125, rank=2, shared=[], shared_types=[],
                shared_papers=[])
-    # Research themes as kg.topics stores them; p4 and the fillers have none (no related paper).
+    # Research themes as kg.analysis.topics stores them; p4 and the fillers have none (no related paper).
     for pid, topic, label in (("p1", 1, "policy mirror descent · MinAtar"), ("p2", 1, "policy mirror descent · MinAtar"),
                               ("p3", 2, "machine translation")):
         g.nodes[pid].update(topic=topic, topic_label=label)

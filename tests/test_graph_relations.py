@@ -9,7 +9,7 @@ import pytest
 
 from kg import schema
 from kg.graph import build_graph
-from kg.graphio import read_json, write_graphml, write_json
+from kg.graph.io import read_json, write_graphml, write_json
 from kg.records import RELATION_LABELS
 from kg.concepts.resolve import resolve
 from kg.store import Store, write_store

@@ -6,7 +6,7 @@ import pytest
 from kg import schema
 from kg.errors import KgError
 from kg.graph import build_graph, paper_text
-from kg.graphio import read_json, write_graphml, write_json
+from kg.graph.io import read_json, write_graphml, write_json
 from kg.concepts.resolve import resolve
 from kg.store import Store, write_store
 from tests.helpers import small_corpus

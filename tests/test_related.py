@@ -14,8 +14,8 @@ from kg import schema
 from kg.cli.app import app
 from kg.errors import KgError
 from kg.graph import build_graph
-from kg.graphio import write_json
-from kg.related import (NOTE_NOTHING, NOTE_WORDING, ConceptIndex, add_related_edges, find_paper, rank_among, related,
+from kg.graph.io import write_json
+from kg.analysis.related import (NOTE_NOTHING, NOTE_WORDING, ConceptIndex, add_related_edges, find_paper, rank_among, related,
                         related_all)
 from kg.concepts.resolve import resolve
 from tests.helpers import extraction, paper

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg.graph import build_graph
-from kg.graphio import read_json, write_json
+from kg.graph.io import read_json, write_json
 from kg.records import Extraction, Mention, Paper
 from kg.concepts.resolve import resolve
 from kg.store import Store, write_store

@@ -12,7 +12,7 @@ from kg.errors import KgError
 from kg.export.neo4j_import import write_import
 from kg.export.rows import export_graph
 from kg.export.shard_import import write_import_from_shards
-from kg.graphio import read_json
+from kg.graph.io import read_json
 from kg.pipeline import BuildOptions, build
 from kg.records import Extraction, Mention, Paper, Relation
 from tests.test_add import fake_extract, jsonl, records

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from kg import schema
-from kg.graphio import read_json, write_graphml, write_json
+from kg.graph.io import read_json, write_graphml, write_json
 from kg.querying import read_query
-from kg.related import ConceptIndex, add_related_edges
+from kg.analysis.related import ConceptIndex, add_related_edges
 from kg.store import Store, write_store
-from kg.topics import add_topics, find_topics, topics_of
+from kg.analysis.topics import add_topics, find_topics, topics_of
 from tests.test_related import corpus_graph
 
 

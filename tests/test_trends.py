@@ -178,7 +178,7 @@ def kg(*args: str) -> subprocess.CompletedProcess:
 
 def write_build(g: nx.MultiDiGraph, out: Path, store: bool = False) -> Path:
     from kg.builds import Manifest
-    from kg.graphio import write_json
+    from kg.graph.io import write_json
 
     out.mkdir(parents=True)
     write_json(g, out / "graph.json")

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from kg.cli.app import app
 from kg.errors import KgError
 from kg.graph import entities_of, papers_of
-from kg.graphio import write_json
+from kg.graph.io import write_json
 from kg.view import concept_page, find_concept, paper_page, write_views
 from tests.helpers import HOSTILE, view_corpus
 

@@ -131,7 +131,7 @@ def _papers(n: int) -> str:
 def _name_of(paper, papers) -> str:
     """The paper's title if `kg related` finds this paper by it (its own rule: case ignored,
     title words), else its id."""
-    from kg.related import find_paper_in
+    from kg.analysis.related import find_paper_in
 
     try:
         found = find_paper_in({p.id: p.title for p in papers}, paper.title)

@@ -11,7 +11,7 @@ import typer
 from kg.cli.app import app
 from kg.cli.common import DbOption, Format, build_from, render
 from kg.errors import KgError
-from kg.related import NOTE_NOTHING, related_in_build
+from kg.analysis.related import NOTE_NOTHING, related_in_build
 
 
 class Facet(str, Enum):
@@ -99,7 +99,7 @@ def related_command(
         return
     b = build_from(db)
     if all_papers:
-        from kg.related import related_all
+        from kg.analysis.related import related_all
 
         ranked = related_all(b.graph(), k, facet)
         if fmt in (None, Format.json):
@@ -131,7 +131,7 @@ def related_command(
 
 def _among(paper: str, among: Path, db, facet: str | None, by: Facet | None, fmt: Format | None) -> None:
     """``kg related PAPER --among FILE``: every listed paper, ranked against PAPER."""
-    from kg.related import find_paper, rank_among
+    from kg.analysis.related import find_paper, rank_among
 
     ids = read_ids(among)  # a bad list fails before the build is read
     b = build_from(db)

@@ -30,7 +30,7 @@ def stats_command(
       kg stats --top 20 --format csv > top.csv
       kg stats --top 30 --all                 # generic concepts listed too
     """
-    from kg.stats import build_stats
+    from kg.analysis.stats import build_stats
 
     b = build_from(db)
     s = build_stats(b.graph(), b.manifest, top=top, everything=everything)
@@ -61,7 +61,7 @@ def stats_command(
 
 
 def _top_csv(s) -> str:
-    """The most used entities (per type) and relations of ``s`` (kg.stats.BuildStats), one a row."""
+    """The most used entities (per type) and relations of ``s`` (kg.analysis.stats.BuildStats), one a row."""
     rows = [["entity", etype, e.name, "", e.papers] for etype, top in s.top.items() for e in top]
     rows += [["relation", r.type, r.head, r.tail, r.papers] for r in s.top_relations]
     return render(["kind", "type", "name", "tail", "papers"], rows, Format.csv)

@@ -40,7 +40,7 @@ def view_command(
             raise KgError(f"{option} needs a value (an id, a name or title words)")
     # Imported here: pyvis pulls in IPython, which every other kg command would pay for.
     from kg.builds import INDEX_HTML
-    from kg.related import find_paper
+    from kg.analysis.related import find_paper
     from kg.view import (NODE_BUDGET, find_concept, pages_on_disk, write_concept_view, write_overview,
                          write_paper_view, write_views)
 

@@ -13,8 +13,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from kg.compat import batched
-from kg.forks import ForkedPool, can_fork, forked_pool
+from kg.util.compat import batched
+from kg.util.forks import ForkedPool, can_fork, forked_pool
 from kg.records import Extraction, Paper
 
 CHUNK = 64  # papers per task: the progress bar moves a chunk at a time

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from kg.compat import batched
+from kg.util.compat import batched
 from kg.records import ENTITY_TYPES, Extraction, Mention, Paper, Relation
 
 from . import component, keyphrases, models, parallel, postprocess, tagger

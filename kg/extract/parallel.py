@@ -16,7 +16,7 @@ from itertools import islice
 
 from spacy.tokens import Doc
 
-from kg.forks import can_fork, forked_pool
+from kg.util.forks import can_fork, forked_pool
 
 __all__ = ["can_fork", "parse"]
 

@@ -23,14 +23,14 @@ from pathlib import Path
 import networkx as nx
 import orjson
 
-from kg import forks
-from kg.compat import batched
+from kg.util import forks
+from kg.util.compat import batched
 from kg.builds import INDEX_HTML, MAP_HTML, PAGE_DIGESTS, THEMES_JS, TRENDS_HTML, VIEWS, Manifest
 from kg.errors import KgError
 from kg.analysis.trends import paper_years
 from kg.graph import entities_of, papers_of
-from kg.related import LISTED_K, RelatedPaper, related_all
-from kg.related import related as related_one
+from kg.analysis.related import LISTED_K, RelatedPaper, related_all
+from kg.analysis.related import related as related_one
 from kg.schema import PAPER
 from kg.view.names import concept_page, find_concept, page_name, paper_page
 from kg.view.pages import NODE_BUDGET, concept_view, map_view, overview, overview_nodes, page_digests, paper_view

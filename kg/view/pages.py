@@ -14,7 +14,7 @@ from pyvis.network import Network
 from kg import schema
 from kg.analysis.trends import paper_years
 from kg.graph import entities_of, mention_edge, paper_text, papers_of
-from kg.related import RelatedPaper
+from kg.analysis.related import RelatedPaper
 from kg.corpus.titles import clip
 from kg.view.names import concept_page, paper_page
 from kg.view.render import Page
@@ -415,8 +415,8 @@ MAP_THEMES = 40  # themes drawn with a label; smaller ones are pooled into one u
 def map_view(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
              budget: int = NODE_BUDGET, has_page: Callable[[str], bool] | None = None) -> Page:
     """The corpus map: papers grouped by research theme (``topic``), related papers close together,
-    each theme labelled by its most distinctive concepts (kg.topics, kg.view.maplayout)."""
-    from kg.topics import find_topics, related_graph, topics_of
+    each theme labelled by its most distinctive concepts (kg.analysis.topics, kg.view.maplayout)."""
+    from kg.analysis.topics import find_topics, related_graph, topics_of
     from kg.view.maplayout import layout
 
     b = _Builder(g, prefix="views/", has_page=has_page)

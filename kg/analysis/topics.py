@@ -1,6 +1,6 @@
 """Research themes: communities of the related-papers graph, each named by its distinctive concepts.
 
-The papers and their ``RELATED_TO`` links (kg.related) make an undirected weighted graph
+The papers and their ``RELATED_TO`` links (kg.analysis.related) make an undirected weighted graph
 (a pair linked both ways weighs the sum of its two scores); NetworkX's Louvain method, with a
 fixed seed so that a rebuild gives the same themes, splits it into communities. A community is
 labelled by the concepts most *distinctive* of it: those its papers have far more often than
@@ -22,7 +22,7 @@ import networkx as nx
 
 from kg.concepts.specificity import is_generic_name
 from kg.graph import papers_of
-from kg.related import ConceptIndex, RelatedPaper
+from kg.analysis.related import ConceptIndex, RelatedPaper
 
 SEED = 7  # Louvain's random order: fixed, so that a rebuild finds the same themes
 LABEL_CONCEPTS = 3  # concepts naming a theme
