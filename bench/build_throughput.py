@@ -5,7 +5,7 @@
     python bench/build_throughput.py --n 500 --naive-n 100 --workers 2
     python bench/build_throughput.py --workers 2 --naive-n 0      # kg's build alone, with its peak memory
 
-kg: `kg.pipeline.build` cold (no cache), every stage: read, extraction, resolution, graph,
+kg: `kg.builds.pipeline.build` cold (no cache), every stage: read, extraction, resolution, graph,
 related papers, embedded store, graph files and HTML views; model loading included.
 naive: for each abstract, spaCy `nlp(text)` then `KeyBERT(model).extract_keywords(text)` with its
 default n-gram candidates (the way the libraries' READMEs show it); model loading excluded; run in
@@ -41,7 +41,7 @@ from corpora import replicate, write_jsonl  # noqa: E402
 
 
 def time_kg(corpus: Path, out: Path, workers: int, model: Path | None = None) -> dict:
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.pipeline import BuildOptions, build
 
     t0 = time.perf_counter()
     result = build(corpus, BuildOptions(out=out, cache_dir=None, workers=workers, model=model))

@@ -107,7 +107,7 @@ def main() -> None:
     if args.gold:
         extractions, graph_kind = gold_extractions(files), "gold SciERC entities (scaffold)"
     else:
-        from kg.pipeline import BuildOptions, extract_corpus
+        from kg.builds.pipeline import BuildOptions, extract_corpus
 
         opts = BuildOptions(use_keybert=not args.no_keybert, cache_dir=args.cache, progress=False)
         extractions, _ = extract_corpus(corpus, opts)

@@ -42,7 +42,7 @@ from _common import ROOT, report
 from kg.concepts import find_concepts  # noqa: E402
 from kg.corpus import Corpus, read_corpus  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
-from kg.pipeline import BuildOptions, extract_corpus  # noqa: E402
+from kg.builds.pipeline import BuildOptions, extract_corpus  # noqa: E402
 from kg.records import Paper  # noqa: E402
 from kg.analysis.related import ConceptIndex  # noqa: E402
 

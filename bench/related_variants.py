@@ -69,7 +69,7 @@ def main() -> None:
     if not all(f.is_file() for f in files):
         report({"skipped": f"SciERC not found in {args.scierc}"})
         return
-    from kg.pipeline import BuildOptions, extract_corpus
+    from kg.builds.pipeline import BuildOptions, extract_corpus
 
     papers = [p for f in files for p in read_corpus(f).papers]
     extractions, _ = extract_corpus(Corpus(name="scierc", path=args.scierc, papers=papers),

@@ -78,7 +78,7 @@ def build_child(corpus: Path, out: Path, workers: int) -> dict:
 
 
 def time_queries(build: Path) -> dict:
-    from kg.querying import READY_QUERIES, query_params, read_query
+    from kg.store.querying import READY_QUERIES, query_params, read_query
     from kg.store import Store
 
     out = {}

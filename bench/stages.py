@@ -70,7 +70,7 @@ class PeakTotalPSS:
             time.sleep(self._every)
 
 
-# The stages of ``kg.pipeline.build``'s timings in the order they run; the store ("write_store")
+# The stages of ``kg.builds.pipeline.build``'s timings in the order they run; the store ("write_store")
 # runs beside the graph files and views, so it has no interval of its own.
 SEQUENCE = ("read", "extract", "graph", "related", "topics", "write_records", "write_graph_files", "write_views")
 
@@ -99,7 +99,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from kg.extract import Extractor
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.pipeline import BuildOptions, build
 
     rss, pss = PeakRSS(), PeakTotalPSS()
     with tempfile.TemporaryDirectory() as tmp:

@@ -16,13 +16,13 @@ __version__ = "0.1.0"
 # Imported on first use, so `kg query` does not pay for what `kg build` needs.
 _LAZY = {
     "Build": "kg.builds", "open_build": "kg.builds",
-    "BuildOptions": "kg.pipeline", "BuildResult": "kg.pipeline", "build": "kg.pipeline",
+    "BuildOptions": "kg.builds.pipeline", "BuildResult": "kg.builds.pipeline", "build": "kg.builds.pipeline",
 }
 __all__ = ["Build", "BuildOptions", "BuildResult", "__version__", "build", "open_build"]
 
 if TYPE_CHECKING:
     from kg.builds import Build, open_build
-    from kg.pipeline import BuildOptions, BuildResult, build
+    from kg.builds.pipeline import BuildOptions, BuildResult, build
 
 
 def __getattr__(name: str):

@@ -68,7 +68,7 @@ for title in ["ThinK", "LOL"]:
 
 The build loaded the graph into LadybugDB, an embedded engine: no server to run. The ready
 queries in `queries/` run as they are (and run unchanged on Neo4j after `kg export neo4j`)."""),
-    ("code", """from kg.querying import read_query
+    ("code", """from kg.store.querying import read_query
 from kg.store import Store
 
 store = Store(result.path / "store")

@@ -181,7 +181,8 @@ def crash_build(corpus: str, out: str, crash_at: int, action: str = "kill") -> N
     with action "read", open the build the way `kg query` does at that instant and go on."""
     import shutil
 
-    from kg import builds, pipeline
+    from kg import builds
+    from kg.builds import pipeline
     from kg.records import Extraction
 
     steps = 0

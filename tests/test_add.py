@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kg import shards
-from kg.adding import add
+from kg.builds import shards
+from kg.builds.adding import add
 from kg.builds import GRAPH_JSON, MANIFEST, RECORDS, VIEWS, Build, Manifest, page_name
 from kg.cli.app import app
 from kg.errors import KgError
-from kg.pipeline import BuildOptions, assemble, build
+from kg.builds.pipeline import BuildOptions, assemble, build
 from kg.records import ENTITY_TYPES, Extraction, Mention, Relation
 from kg.view import write_paper_view
 from kg.view.pages import MENTION_TYPES, page_digests
@@ -302,10 +302,10 @@ def test_a_build_without_records_is_refused_in_one_line(tmp_path):
 
 
 def test_kg_add_reports_papers_already_there(tmp_path, monkeypatch):
-    import kg.adding
+    import kg.builds.adding
 
     build(jsonl(tmp_path / "a.jsonl", records(3)), BuildOptions(out=tmp_path / "b", views=False), extract=fake_extract)
-    monkeypatch.setattr(kg.adding, "add", functools.partial(kg.adding.add, extract=fake_extract))
+    monkeypatch.setattr(kg.builds.adding, "add", functools.partial(kg.builds.adding.add, extract=fake_extract))
     corpus = jsonl(tmp_path / "n.jsonl", records(4))
     res = CliRunner().invoke(app, ["add", str(corpus), "--db", str(tmp_path / "b"), "--no-cache"])
     assert res.exit_code == 0, res.output

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from kg.builds import is_build
 from kg.errors import KgError
-from kg.pipeline import BuildOptions, build
+from kg.builds.pipeline import BuildOptions, build
 from kg.records import Extraction
 
 

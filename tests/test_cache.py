@@ -1,5 +1,5 @@
 """The extraction cache returns what was put, relations included, and never another version's entries."""
-from kg.cache import ExtractionCache
+from kg.builds.cache import ExtractionCache
 from kg.records import Extraction, Mention, Paper, Relation
 
 

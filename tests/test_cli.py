@@ -143,7 +143,7 @@ def test_semicolons_and_dollars_inside_strings_are_text(seed_build):
 
 
 def test_an_id_that_reads_as_a_number_still_finds_its_paper(tmp_path):
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.pipeline import BuildOptions, build
 
     corpus = tmp_path / "arxiv.jsonl"
     ids = ["2410.01234", "12345", "true"]
@@ -267,7 +267,7 @@ def test_a_cache_that_cannot_be_written_is_reported_before_extracting(tmp_path):
 
 
 def test_a_rebuild_keeps_the_users_files_and_names_the_corpus_it_replaces(tmp_path):
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.pipeline import BuildOptions, build
 
     def no_extraction(corpus, options):
         return [Extraction(p.id, (), ()) for p in corpus.papers], 0
@@ -309,7 +309,7 @@ def test_the_next_commands_can_be_pasted_into_a_shell(tmp_path):
     import shlex
 
     from kg.cli.build import summary
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.pipeline import BuildOptions, build
 
     corpus = tmp_path / "my papers.jsonl"
     corpus.write_text(json.dumps({"title": 'Title, with "quotes" & <b>', "abstract": "An abstract."}) + "\n")
@@ -324,7 +324,7 @@ def test_the_next_commands_can_be_pasted_into_a_shell(tmp_path):
 
 def test_the_next_command_names_a_paper_by_id_when_its_title_is_not_unique(tmp_path):
     from kg.cli.build import summary
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.pipeline import BuildOptions, build
 
     corpus = tmp_path / "c.jsonl"
     corpus.write_text("".join(json.dumps({"id": i, "title": "Same title", "abstract": f"Abstract {i}."}) + "\n"

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from kg.cli.app import app
 from kg.cli.common import FORMULA_START, spreadsheet_safe
-from kg.pipeline import BuildOptions, build
+from kg.builds.pipeline import BuildOptions, build
 from kg.records import Extraction
 from tests.helpers import mention
 

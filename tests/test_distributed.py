@@ -87,7 +87,7 @@ def test_a_build_on_the_cluster_equals_one_in_process(tmp_path, papers, extracto
     """`kg build --cluster local`, through the pipeline: same graph as without."""
     import json
 
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.pipeline import BuildOptions, build
 
     corpus = tmp_path / "c.jsonl"
     corpus.write_text("".join(json.dumps({"id": p.id, "abstract": p.abstract}) + "\n" for p in papers[:4]))

@@ -24,7 +24,7 @@ from kg.errors import KgError
 from kg.export.bolt_plan import BoltOptions, plan
 from kg.export.neo4j_bolt import BoltTarget, export_bolt
 from kg.export.rows import export_graph
-from kg.pipeline import BuildOptions, build
+from kg.builds.pipeline import BuildOptions, build
 from tests.arcadedb_server import PASSWORD, USER, ArcadeServer, arcadedb_server, bolt, require_server, start_server  # noqa: F401
 
 pytestmark = pytest.mark.slow

@@ -17,7 +17,7 @@ from neo4j import GraphDatabase
 from kg.export.bolt_plan import BoltOptions, plan
 from kg.export.neo4j_bolt import BoltTarget, export_bolt
 from kg.export.rows import export_graph
-from kg.querying import query_params, read_query
+from kg.store.querying import query_params, read_query
 from kg.store import Store, write_store
 from tests.arcadedb_server import arcadedb_server, bolt  # noqa: F401  (fixtures)
 from tests.test_export_samples import sample_graph

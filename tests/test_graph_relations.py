@@ -161,7 +161,7 @@ def test_stats_count_relations_apart_and_list_the_most_stated(tmp_path):
 
     from kg.builds import MANIFEST
     from kg.cli.app import app
-    from kg.pipeline import BuildResult
+    from kg.builds.pipeline import BuildResult
     from tests.test_export_samples import write_build
 
     g = sample_graph()
@@ -183,8 +183,8 @@ def test_a_whole_build_carries_the_relations_to_every_output(tmp_path):
     from kg.builds import GRAPH_JSON, MANIFEST, STORE
     from kg.export.cypher_script import render
     from kg.export.rows import export_graph
-    from kg.pipeline import BuildOptions, build
-    from kg.querying import read_query
+    from kg.builds.pipeline import BuildOptions, build
+    from kg.store.querying import read_query
     from kg.view import concept_page
     from tests.test_view import page_data
 

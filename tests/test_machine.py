@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import kg.machine
-import kg.pipeline
+import kg.builds.machine
+import kg.builds.pipeline
 from kg.cli import app
-from kg.machine import WORKER_BYTES, available_memory, default_workers, usable_cores
-from kg.pipeline import BuildOptions
+from kg.builds.machine import WORKER_BYTES, available_memory, default_workers, usable_cores
+from kg.builds.pipeline import BuildOptions
 
 SEED = Path(__file__).parent.parent / "seeds" / "iclr2025_abstracts.txt"
 GB = WORKER_BYTES
@@ -32,7 +32,7 @@ def test_at_least_one_worker_however_short_memory_is():
 
 
 def test_where_memory_is_unknown_the_cores_decide(monkeypatch):
-    monkeypatch.setattr(kg.machine, "available_memory", lambda: None)
+    monkeypatch.setattr(kg.builds.machine, "available_memory", lambda: None)
     assert default_workers(cores=4) == 4
 
 
@@ -64,7 +64,7 @@ def test_kg_build_runs_the_default_workers_unless_told(monkeypatch, args, worker
         seen.append(options.workers)
         raise _Stop
 
-    monkeypatch.setattr(kg.pipeline, "build", fake_build)
+    monkeypatch.setattr(kg.builds.pipeline, "build", fake_build)
     result = CliRunner().invoke(app, ["build", str(SEED), *args])
     assert isinstance(result.exception, _Stop) and seen == [workers]
 

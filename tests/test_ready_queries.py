@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kg.querying import READY_QUERIES, is_ready_query, read_query, ready_queries
+from kg.store.querying import READY_QUERIES, is_ready_query, read_query, ready_queries
 
 REPO_QUERIES = Path(__file__).resolve().parent.parent / "queries"
 

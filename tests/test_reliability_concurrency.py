@@ -187,7 +187,7 @@ def test_two_builds_into_one_folder_both_finish_whole(tmp_path, monkeypatch):
     import os
     import time as _time
 
-    from kg import pipeline
+    from kg.builds import pipeline
     from kg.builds import open_build
     from kg.records import Extraction
 

@@ -70,7 +70,7 @@ def hostile_build(tmp_path_factory):
     """A full build (store, views, related) of the hostile corpus, recording every Cypher statement run."""
     import ladybug
 
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.pipeline import BuildOptions, build
 
     tmp = tmp_path_factory.mktemp("hostile")
     statements: list[tuple[str, dict]] = []

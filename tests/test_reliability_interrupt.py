@@ -192,7 +192,7 @@ def test_a_ctrl_c_during_the_swap_lets_it_finish(tmp_path, monkeypatch):
 def test_a_build_removes_folders_of_killed_builds_only(tmp_path):
     """A SIGKILLed build leaves its `.NAME.new-<pid>-*` folder; the next build into NAME deletes it,
     but never the folder of a build that is still running."""
-    from kg import pipeline
+    from kg.builds import pipeline
     from kg.records import Extraction
 
     corpus, _, _ = small_corpora(tmp_path)
@@ -214,7 +214,7 @@ def test_ctrl_c_during_extraction_keeps_the_finished_papers_for_the_next_build(t
     """A Ctrl-C late in a long extraction loses only the batch under way: the papers extracted
     before it are in the cache, and the next build extracts only the others."""
     import kg.extract
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.pipeline import BuildOptions, build
     from kg.records import Extraction
 
     asked: list[list[str]] = []

@@ -1,4 +1,4 @@
-"""The extraction shards (kg.shards) and the neo4j-admin import files written from them without
+"""The extraction shards (kg.builds.shards) and the neo4j-admin import files written from them without
 the graph in memory (kg.export.shard_import)."""
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import pytest
 
 from kg import schema
 
-from kg import shards
+from kg.builds import shards
 from kg.builds import RECORDS
 from kg.errors import KgError
 from kg.export.neo4j_import import write_import
 from kg.export.rows import export_graph
 from kg.export.shard_import import write_import_from_shards
 from kg.graph.io import read_json
-from kg.pipeline import BuildOptions, build
+from kg.builds.pipeline import BuildOptions, build
 from kg.records import Extraction, Mention, Paper, Relation
 from tests.test_add import fake_extract, jsonl, records
 

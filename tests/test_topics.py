@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from kg import schema
 from kg.graph.io import read_json, write_graphml, write_json
-from kg.querying import read_query
+from kg.store.querying import read_query
 from kg.analysis.related import ConceptIndex, add_related_edges
 from kg.store import Store, write_store
 from kg.analysis.topics import add_topics, find_topics, topics_of

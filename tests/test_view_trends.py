@@ -84,8 +84,8 @@ def test_a_build_with_a_trends_page_can_be_rebuilt_in_place(site):
 @pytest.mark.slow
 def test_kg_add_of_a_new_year_gives_the_cold_builds_pages_and_trends(tmp_path):
     # The pipeline with test_add's stand-in extractor: no models, but slow-ish (three builds).
-    from kg.adding import add
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.adding import add
+    from kg.builds.pipeline import BuildOptions, build
     from tests.test_add import assert_pages_as_cold, fake_extract, inodes_of, jsonl, records, related_of
 
     def dated(recs, year_of):

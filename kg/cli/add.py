@@ -1,4 +1,4 @@
-"""kg add: new papers into an existing build (kg.adding), swapped in as `kg build` does."""
+"""kg add: new papers into an existing build (kg.builds.adding), swapped in as `kg build` does."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +9,7 @@ import typer
 from kg.builds import MANIFEST
 from kg.cli.app import app
 from kg.cli.build import CorpusFormat, _shown, _Warnings, cache_dir_of, cluster_of, summary, workers_option
-from kg.machine import default_workers
+from kg.builds.machine import default_workers
 
 SHOWN_PRESENT = 10  # papers already in the build named one by one; the rest counted
 
@@ -44,9 +44,9 @@ def add_command(
       kg add new_papers.jsonl                           # into the most recent build
       kg add more.bib --db exports/iclr2025_abstracts
     """
-    from kg.adding import add
+    from kg.builds.adding import add
     from kg.builds import INDEX_HTML, open_build
-    from kg.pipeline import BuildOptions
+    from kg.builds.pipeline import BuildOptions
 
     if views is None:
         views = (open_build(db).path / INDEX_HTML).exists()

@@ -10,22 +10,22 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kg.builds import MANIFEST
-from kg.cache import DEFAULT_CACHE_DIR
+from kg.builds.cache import DEFAULT_CACHE_DIR
 from kg.cli.app import app
 from kg.cli.common import relationship_lines
 from kg.corpus.formats import FORMAT_NAMES, FORMATS
 from kg.errors import KgError
-from kg.machine import default_workers
+from kg.builds.machine import default_workers
 
 if TYPE_CHECKING:
-    from kg.pipeline import BuildResult
+    from kg.builds.pipeline import BuildResult
 
 
 CorpusFormat = Enum("CorpusFormat", {name: name for name in FORMAT_NAMES}, type=str)
 
 
 def workers_option(help: str) -> typer.models.OptionInfo:
-    """``--workers N``, which defaults to ``kg.machine.default_workers()``: its help says what that picks."""
+    """``--workers N``, which defaults to ``kg.builds.machine.default_workers()``: its help says what that picks."""
     return typer.Option("--workers", min=1, metavar="N", help=help,
                         show_default=f"the usable cores, while memory holds 1 GB for each: {default_workers()} here")
 
@@ -68,7 +68,7 @@ def build_command(
       kg build big.jsonl --cluster tcp://scheduler:8786   # extraction on a Dask cluster
     """
     from kg.extract.tagger import check_folder
-    from kg.pipeline import BuildOptions, build
+    from kg.builds.pipeline import BuildOptions, build
 
     if model is not None:
         check_folder(model)

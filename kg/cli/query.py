@@ -1,4 +1,4 @@
-"""kg query: run Cypher on a build's embedded store (the checks and retries: kg.querying)."""
+"""kg query: run Cypher on a build's embedded store (the checks and retries: kg.store.querying)."""
 from __future__ import annotations
 
 from typing import Annotated
@@ -7,7 +7,7 @@ import typer
 
 from kg.cli.app import app
 from kg.cli.common import DbOption, Format, build_from, render
-from kg.querying import final_limit, is_ready_query, paper_hint, prepare, run
+from kg.store.querying import final_limit, is_ready_query, paper_hint, prepare, run
 from kg.store import Store
 
 

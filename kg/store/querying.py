@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 # The ready queries, shipped with the package (kg/queries/; the repository's queries/ folder is a
 # copy for users to read and edit, which tests/test_ready_queries.py holds equal):
 # `kg query top_methods` finds them from any folder.
-READY_QUERIES = Path(__file__).resolve().parent / "queries"
+READY_QUERIES = Path(__file__).resolve().parent.parent / "queries"
 
 
 def ready_queries() -> list[str]:

@@ -1,6 +1,6 @@
 """`kg add` as a library call: new papers into an existing build, swapped in as `kg build` does.
 
-The build's own records (``records/``, kg.shards) give the papers it holds and their
+The build's own records (``records/``, kg.builds.shards) give the papers it holds and their
 extractions, so only the new papers are read from their corpus and extracted. Resolution, the
 graph, the related-paper ranking, the graph files, the store and the pages are then made afresh
 from all the records: every one of them depends on the whole corpus (entities merge across
@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from kg import builds, shards
+from kg import builds
+from kg.builds import shards
 from kg.corpus import Corpus, read_corpus
 from kg.corpus.papers import normalized
 from kg.errors import KgError
-from kg.pipeline import BuildOptions, BuildResult, assemble, extract_corpus, extractor_version, write_build
+from kg.builds.pipeline import BuildOptions, BuildResult, assemble, extract_corpus, extractor_version, write_build
 from kg.records import Extraction, Paper
 
 # kg.extract.Extractor parses fewer papers than this (twice its batch of 64) in one process, whatever

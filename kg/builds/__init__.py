@@ -6,7 +6,7 @@ Layout of ``exports/<corpus name>/``::
     graph.json      node-link JSON of the NetworkX graph (the source of truth)
     graph.graphml   the same graph as GraphML (lists as JSON text)
     store           the embedded LadybugDB database (one file)
-    records/        the papers and their extractions as Parquet shards (kg.shards): what `kg add` adds to
+    records/        the papers and their extractions as Parquet shards (kg.builds.shards): what `kg add` adds to
     index.html      the interactive overview (pyvis)
     trends.html     concepts rising and falling over the years (corpora of two years or more)
     views/          per-paper and per-concept pages (``page_name``), their scripts in views/lib/
@@ -52,7 +52,7 @@ PAGE_DIGESTS = "pages.json"  # in views/: what each page shows, as a digest (kg.
 THEMES_JS = "themes.js"  # in views/: each paper's research theme, which the pages read (kg.view.write_themes)
 NEO4J_IMPORT = "neo4j-import"
 NEO4J_SCRIPT = "neo4j.cypher"
-RECORDS = "records"  # kg.shards.RECORDS, named here so that this module imports no stage
+RECORDS = "records"  # kg.builds.shards.RECORDS, named here so that this module imports no stage
 DEFAULT_EXPORTS = Path("exports")
 # What a build folder holds: its outputs and the exports kg writes into it by default.
 BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, RECORDS, INDEX_HTML, MAP_HTML, TRENDS_HTML, VIEWS,

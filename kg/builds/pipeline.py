@@ -14,11 +14,12 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg import __version__, builds, schema, shards
+from kg import __version__, builds, schema
+from kg.builds import shards
 from kg.corpus import Corpus, read_corpus
 from kg.graph import build_graph
 from kg.graph.io import write_graphml, write_json
-from kg.machine import default_workers
+from kg.builds.machine import default_workers
 from kg.records import ENTITY_TYPES, Extraction, Paper
 from kg.concepts import Resolution, find_concepts
 from kg.store import store_written_meanwhile
@@ -33,7 +34,7 @@ class BuildOptions:
     model: Path | None = None  # a tagger folder from `kg train`; None: the shipped one
     related_k: int = 10  # RELATED_TO edges stored per paper; `kg related -k K<=this` reads them
     views: bool = True
-    workers: int = field(default_factory=default_workers)  # the usable cores, bounded by memory (kg.machine)
+    workers: int = field(default_factory=default_workers)  # the usable cores, bounded by memory (kg.builds.machine)
     cache_dir: Path | None = None  # extraction cache; None disables it
     progress: bool = False
     format: str | None = None  # the corpus's format (kg.corpus.FORMAT_NAMES); None: told by name and content
@@ -54,11 +55,11 @@ class BuildResult:
     extracted: int = 0  # papers run through the extractor (the rest came from the cache)
     timings: dict[str, float] = field(default_factory=dict)
     extractions: list[Extraction] = field(default_factory=list)  # one per paper, in the corpus's order
-    # Where the records (kg.shards) of ``corpus.papers[:kept]`` are already written: a build
+    # Where the records (kg.builds.shards) of ``corpus.papers[:kept]`` are already written: a build
     # being added to. ``write_build`` links those shards and writes only the papers after them.
     kept_records: Path | None = None
     kept: int = 0
-    added: tuple[str, ...] = ()  # corpora added to the build since `kg build` (kg.adding), absolute paths
+    added: tuple[str, ...] = ()  # corpora added to the build since `kg build` (kg.builds.adding), absolute paths
     extractor: str = ""  # the Extractor's version that extracted the papers ("": not kg's extractor)
 
     @property
@@ -83,7 +84,7 @@ def extract_corpus(corpus: Corpus, options: BuildOptions, extractor=None) -> tup
     """Extractions for every paper, from the cache where the extractor's version matches.
 
     ``extractor``: one already made (``kg.extract.background``), else the ``options``' own."""
-    from kg.cache import ExtractionCache
+    from kg.builds.cache import ExtractionCache
     from kg.extract import Extractor
 
     if extractor is None:
@@ -187,7 +188,7 @@ def assemble(papers: list[Paper], extractions: list[Extraction], options: BuildO
 def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None,
                 check: Callable[[Path], None] | None = None,
                 keep_pages_from: Path | None = None) -> None:
-    """Write ``result`` to ``result.path`` as a build folder: the records (``kg.shards``), graph
+    """Write ``result`` to ``result.path`` as a build folder: the records (``kg.builds.shards``), graph
     files, store, views (unless ``options.views`` is off) and the manifest, swapped in whole
     (``kg.builds.writing``; ``check`` is called on the folder being replaced just before the swap).
     ``keep_pages_from``: an earlier build's views/ folder, whose pages that would be written the
