@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from kg.records import ENTITY_TYPES, Entity, Extraction, Mention, Paper
 from kg.text.acronyms import definitions as acronym_definitions, stands_for
-from kg.text.names import name_strength
+from kg.text.names import name_strength, written_as_name
 from kg.text.normalize import normalize, singular  # noqa: F401  (singular: part of this module's API)
 from kg.text.words import FUNCTION_WORDS, GENERIC_HEADS
 
@@ -80,15 +80,6 @@ def _content_words(key: str) -> str:
 def fold(key: str) -> str:
     """A key with no hyphens, spaces or plurals: what two spellings of one name share."""
     return re.sub(r"[\W_]", "", "".join(singular(w) for w in _WORD_BREAK.split(key)))
-
-
-def _written_as_name(m: Mention) -> bool:
-    """Is the mention written as a name: a name-shaped word ("GPT-2", "BiLSTM"), or capitalised
-    where a sentence does not start ("the Transformer")?"""
-    text = m.text.strip()
-    if any(name_strength(w) > 0 for w in text.split()):
-        return True
-    return text[:1].isupper() and not m.sentence.lstrip().startswith(text)
 
 
 def _multiword(text: str) -> bool:
@@ -246,7 +237,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             k = plain_key(m.type, m.text, ex.paper_id)
             known.add((m.type, k))
             written[k] += 1
-            as_name[k] += _written_as_name(m)
+            as_name[k] += written_as_name(m.text, m.sentence)
     # Keys the corpus writes as a name at least half the time: "Transformer", not "language".
     named = {k for k, n in as_name.items() if n >= 0.5 * written[k]}
 

@@ -29,7 +29,7 @@ from dataclasses import replace
 
 from kg.records import Extraction, Paper
 from kg.schema import ARTIFACT, BROAD, GENERIC, SPECIFIC
-from kg.text.names import name_strength
+from kg.text.names import name_strength, written_as_name
 from kg.text.normalize import singular
 from kg.text.words import FIELD_NAMES, FUNCTION_WORDS as _FUNCTION, GENERIC_SCIENCE
 
@@ -73,8 +73,6 @@ def word_papers(papers: Iterable[Paper]) -> Counter[str]:
 
 def rate(resolution, papers: list[Paper], extractions: list[Extraction]):
     """``resolution`` with every entity's ``level`` and ``specificity`` set."""
-    from kg.concepts.typer import written_as_name
-
     docs: dict[str, set[str]] = {}
     as_name: Counter[str] = Counter()
     mentions: Counter[str] = Counter()
@@ -84,7 +82,7 @@ def rate(resolution, papers: list[Paper], extractions: list[Extraction]):
                 continue
             docs.setdefault(eid, set()).add(ex.paper_id)
             mentions[eid] += 1
-            as_name[eid] += written_as_name(m)
+            as_name[eid] += written_as_name(m.text, m.sentence)
     for pid, found in resolution.linked.items():
         for m, eid in found:
             docs.setdefault(eid, set()).add(pid)

@@ -11,7 +11,9 @@ corpora with names (SQuAD, Penn Treebank, WMT). So, over every mention of a conc
 * a language, or a pair of them ("English", "English-German", "Chinese text"), is not a dataset
   either; language names come from ISO 639 (pycountry), not from a list of kg's;
 * a name the corpus writes as a model ("RoBERTa model", "fine-tuned BERT", "ELMo embeddings")
-  more often than as data ("the SQuAD dataset", "on the ... benchmark") is a Method.
+  more often than as data ("the SQuAD dataset", "on the ... benchmark") is a Method;
+* and the other way: a name typed Method or Task that the corpus writes as data ("the GLUE
+  benchmark", "results on DROP", "X, a new dataset of ...") is a Dataset.
 
 ``kg eval`` scores the extractor's mentions, before this stage, so its figures are unchanged.
 """
@@ -24,7 +26,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from kg.records import Extraction, Mention, Paper
-from kg.text.names import name_strength
+from kg.text.names import written_as_name
 
 DATASET, METHOD, TASK = "Dataset", "Method", "Task"
 
@@ -76,15 +78,6 @@ def is_language(name: str) -> bool:
     langs = language_names()
     named = [w for w in words if w in langs]
     return bool(named) and all(w in langs or w in _DATA_WORDS for w in words)
-
-
-def written_as_name(m: Mention) -> bool:
-    """A name-shaped word ("GPT-2", "SQuAD"), or capitalised where its sentence does not start
-    ("the Penn Treebank", "from Wikipedia")."""
-    text = m.text.strip()
-    if any(name_strength(w) > 0 for w in text.split()):
-        return True
-    return text[:1].isupper() and not m.sentence.lstrip().startswith(text)
 
 
 @dataclass
@@ -158,7 +151,7 @@ def dataset_evidence(papers: Iterable[Paper], extractions: Iterable[Extraction],
             ev.papers.add(ex.paper_id)
             ev.names[m.text] += 1
             ev.mentions += 1
-            ev.as_name += written_as_name(m)
+            ev.as_name += written_as_name(m.text, m.sentence)
             model, data = _cues(text, m)
             ev.model_cues += model
             ev.data_cues += data

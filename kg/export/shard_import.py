@@ -39,10 +39,10 @@ from kg.errors import KgError
 from kg.export.neo4j_import import (ImportFiles, check_out_folder, field, header_type, import_command, readme,
                                     replace_folder)
 from kg.text.acronyms import definitions as acronym_definitions
-from kg.records import ENTITY_TYPES, Mention
+from kg.records import ENTITY_TYPES
 from kg.concepts.resolve import acronym_of, display_name, normalize, unified_types
 from kg.concepts.specificity import level_of
-from kg.concepts.typer import written_as_name
+from kg.text.names import written_as_name
 
 BUCKETS = 16  # enough that a bucket of a 10M-abstract corpus's mentions fits in memory
 _SPILL = pa.schema([("paper", pa.string()), ("seq", pa.int64()), ("idx", pa.int32()), ("type", pa.string()),
@@ -180,7 +180,7 @@ def _reduce(table: pa.Table, files: dict[str, _Csv], tmp: Path, corpus_papers: i
     for r in rows:
         eid = f"{best[r['key']]}:{r['key']}"
         forms[eid][r["surface"].strip()] += 1
-        as_name[eid] += written_as_name(Mention(r["surface"], "", 0, 0, r["sentence"] or "", 0.0))
+        as_name[eid] += written_as_name(r["surface"], r["sentence"] or "")
         papers[eid].add(r["paper"])
         e = edges.setdefault((r["paper"], eid), {"mentions": 0, "score": 0.0, "surface": [], "span_starts": [],
                                                  "span_ends": [], "sentences": []})

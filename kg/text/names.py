@@ -48,3 +48,12 @@ def name_strength(word: str) -> int:
             return 0
         return 2 if len(letters) >= 4 else 1
     return 0
+
+
+def written_as_name(text: str, sentence: str) -> bool:
+    """Is a mention ``text`` of ``sentence`` written as a name: a name-shaped word ("GPT-2",
+    "SQuAD"), or capitalised where its sentence does not start ("the Transformer", "Penn Treebank")?"""
+    text = text.strip()
+    if any(name_strength(w) > 0 for w in text.split()):
+        return True
+    return text[:1].isupper() and not sentence.lstrip().startswith(text)
