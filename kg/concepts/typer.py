@@ -27,28 +27,14 @@ from functools import lru_cache
 
 from kg.records import Extraction, Mention, Paper
 from kg.text.names import written_as_name
+from kg.text.words import (DATA_CUES_AFTER, DATA_WORDS, EVALUATED_ON_CUES, MODEL_CUES_AFTER,
+                           MODEL_CUES_BEFORE)
 
 DATASET, METHOD, TASK = "Dataset", "Method", "Task"
 
-# The word after a name that says what the name is ("the Transformer model", "the SNLI corpus").
-_MODEL_AFTER = frozenset("""model models embedding embeddings encoder encoders architecture architectures
-    layer layers representation representations network networks baseline baselines variant variants
-    classifier tagger parser fine-tuning finetuning checkpoint checkpoints weights""".split())
-_DATA_AFTER = frozenset("""dataset datasets data corpus corpora benchmark benchmarks treebank treebanks
-    test dev validation challenge collection leaderboard split splits set sets annotations""".split())
-# The word before it ("fine-tuned BERT", "pre-trained ELMo").
-_MODEL_BEFORE = frozenset("""fine-tuned finetuned fine-tune fine-tuning pre-trained pretrained using""".split())
-# "<word> on X": X is what something was evaluated or trained on.
-_EVALUATED = frozenset("""results experiments evaluated evaluation performance accuracy trained tested
-    score scores improvements improvement art achieves achieve obtains outperforms evaluate experiment
-    models finetuned fine-tuned""".split())
 # "X, a new dataset of ...", "X (Y), a large-scale benchmark": a name introduced as data.
 _APPOSITIVE_DATA = re.compile(r"\s*(?:\([^()]{0,40}\)\s*)?,\s*(?:a|an|the|our)\s+(?:[\w\-]+\s+){0,4}?"
                               r"(?:dataset|corpus|benchmark|treebank|collection|test\s+set)s?\b", re.I)
-# Words that say "data" around a language's name ("English text", "Chinese-English corpora").
-_DATA_WORDS = frozenset("""data text texts corpus corpora language languages sentences sentence words
-    documents speech tweets pairs pair translation translations side""".split())
-
 _WORD = re.compile(r"[A-Za-z][\w\-]*")
 # The share of a concept's mentions that must be written as a name for it to be a named dataset.
 NAMED_SHARE = 0.5
@@ -77,7 +63,7 @@ def is_language(name: str) -> bool:
     words = [w.lower() for w in re.split(r"[\s\-/\u2190-\u21ff>]+", re.sub(r"\s*\([^()]*\)\s*$", "", name)) if w]
     langs = language_names()
     named = [w for w in words if w in langs]
-    return bool(named) and all(w in langs or w in _DATA_WORDS for w in words)
+    return bool(named) and all(w in langs or w in DATA_WORDS for w in words)
 
 
 @dataclass
@@ -129,8 +115,8 @@ def _cues(text: str, m: Mention) -> tuple[bool, bool]:
     last = own[-1].lower() if len(own) > 1 else ""
     before = [w.lower() for w in _WORD.findall(text[max(0, m.start - 40):m.start])]
     prev = before[-1] if before else ""
-    model = nxt in _MODEL_AFTER or last in _MODEL_AFTER or prev in _MODEL_BEFORE or rest.startswith("-based")
-    data = (nxt in _DATA_AFTER or last in _DATA_AFTER or (prev == "on" and len(before) > 1 and before[-2] in _EVALUATED)
+    model = nxt in MODEL_CUES_AFTER or last in MODEL_CUES_AFTER or prev in MODEL_CUES_BEFORE or rest.startswith("-based")
+    data = (nxt in DATA_CUES_AFTER or last in DATA_CUES_AFTER or (prev == "on" and len(before) > 1 and before[-2] in EVALUATED_ON_CUES)
             or _APPOSITIVE_DATA.match(rest) is not None)
     return model, data
 

@@ -75,3 +75,20 @@ GENERIC_SCIENCE = frozenset("""
 # of ACL abstracts names no method or task of theirs).
 FIELD_NAMES = frozenset("""natural language processing|computational linguistics|artificial intelligence
     |machine learning|deep learning|data mining|computer science""".replace("\n    ", "").split("|"))
+
+# Cues the concept typer (kg/concepts/typer.py) reads around a name: what it is written as.
+# The word after a name that says what the name is ("the Transformer model", "the SNLI corpus").
+MODEL_CUES_AFTER = frozenset("""model models embedding embeddings encoder encoders architecture architectures
+    layer layers representation representations network networks baseline baselines variant variants
+    classifier tagger parser fine-tuning finetuning checkpoint checkpoints weights""".split())
+DATA_CUES_AFTER = frozenset("""dataset datasets data corpus corpora benchmark benchmarks treebank treebanks
+    test dev validation challenge collection leaderboard split splits set sets annotations""".split())
+# The word before it ("fine-tuned BERT", "pre-trained ELMo").
+MODEL_CUES_BEFORE = frozenset("""fine-tuned finetuned fine-tune fine-tuning pre-trained pretrained using""".split())
+# "<word> on X": X is what something was evaluated or trained on.
+EVALUATED_ON_CUES = frozenset("""results experiments evaluated evaluation performance accuracy trained tested
+    score scores improvements improvement art achieves achieve obtains outperforms evaluate experiment
+    models finetuned fine-tuned""".split())
+# Words that say "data" around a language's name ("English text", "Chinese-English corpora").
+DATA_WORDS = frozenset("""data text texts corpus corpora language languages sentences sentence words
+    documents speech tweets pairs pair translation translations side""".split())
