@@ -4,6 +4,7 @@
     python bench/real_corpus.py                          # build the ACL 2017-2019 corpus (5,721 abstracts), score it
     python bench/real_corpus.py --db exports/acl_2017_2019   # score a build made before
     python bench/real_corpus.py --limit 40 --workers 1   # a tiny run (CI's smoke test)
+    python bench/real_corpus.py --corpus ../shared/bench/real/emnlp2020_tracks.jsonl --tags none  # another year
 
 The corpus is ``../shared/bench/real/acl_2017_2019.jsonl`` and its Papers with Code dataset tags
 ``acl_2017_2019_pwc.json`` (read ``../shared/bench/README.md``). The top lists are the ones kg shows
@@ -162,7 +163,9 @@ def score_graph(g, corpus: Path, tags_path: Path, top: int = 30) -> dict:
             by_name[(d["label"], d.get("name"))] = d
     papers = {json.loads(line)["id"]: json.loads(line) for line in corpus.open(encoding="utf-8") if line.strip()}
     papers = {pid: p for pid, p in papers.items() if pid in g}
-    tags = {pid: t for pid, t in json.loads(tags_path.read_text()).items() if pid in papers}
+    # A corpus without dataset tags (--tags none) still gets its generic share, coverage and splits.
+    known = json.loads(tags_path.read_text()) if tags_path.name != "none" else {}
+    tags = {pid: t for pid, t in known.items() if pid in papers}
     all_tag_forms = set().union(*(tag_forms(t) for ts in tags.values() for t in ts)) if tags else set()
 
     # Top datasets that Papers with Code knows.
@@ -255,7 +258,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", type=Path, default=REAL / "acl_2017_2019.jsonl")
-    ap.add_argument("--tags", type=Path, default=REAL / "acl_2017_2019_pwc.json")
+    ap.add_argument("--tags", type=Path, default=REAL / "acl_2017_2019_pwc.json",
+                    help="Papers with Code tags {paper id: [dataset]}, or 'none' for a corpus without them")
     ap.add_argument("--db", type=Path, help="score this build instead of building the corpus")
     ap.add_argument("--limit", type=int, help="build only the first N abstracts")
     ap.add_argument("--workers", type=int, default=2)
