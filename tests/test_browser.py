@@ -83,14 +83,19 @@ def check_clean(v: Opened) -> None:
     assert all(u.startswith(("file:", "data:")) for u in v.requests), v.requests
 
 
-def test_overview_loads_clean_and_draws_every_node(site, browser):
+def shared_concepts(g) -> list[str]:
+    return [n for n, d in g.nodes(data=True) if d["label"] != "Paper" and d.get("papers", 0) > 1]
+
+
+def test_overview_loads_clean_and_draws_the_shared_concepts(site, browser):
     g, out, shots = site
     v = Opened(browser, out / "index.html")
     check_clean(v)
-    assert v.js("kgView.nodes.length") == g.number_of_nodes()
-    assert v.js("kgView.network.physics.physicsEnabled") is False  # settled, then stopped
+    assert sorted(v.js("kgView.nodes.getIds()")) == sorted(shared_concepts(g))
+    assert v.js("kgView.network.physics.physicsEnabled") is False  # laid out by kg
     legend = v.page.locator("#legend-items .legend-item")
-    assert legend.count() == len({d["label"] for _, d in g.nodes(data=True)})
+    assert legend.count() == len({g.nodes[n]["label"] for n in shared_concepts(g)})
+    assert v.page.locator("#coloring").is_visible()  # by theme (this corpus has no years: no other)
     v.page.screenshot(path=str(shots / "overview.png"))
     v.close()
 
@@ -98,12 +103,12 @@ def test_overview_loads_clean_and_draws_every_node(site, browser):
 def test_search_focuses_the_node_and_shows_it(site, browser):
     g, out, shots = site
     v = Opened(browser, out / "index.html")
-    v.page.fill("#search", "europarl")
+    v.page.fill("#search", "bleu")
     v.page.press("#search", "Enter")
-    assert v.js("kgView.network.getSelectedNodes()") == ["Dataset:europarl"]
-    assert v.page.locator("#details h2").inner_text() == "Europarl"
+    assert v.js("kgView.network.getSelectedNodes()") == ["Metric:bleu"]
+    assert v.page.locator("#details h2").inner_text() == "BLEU"
     offset = """(() => { const n = kgView.network, c = n.getViewPosition(),
-                          p = n.getPositions(["Dataset:europarl"])["Dataset:europarl"];
+                          p = n.getPositions(["Metric:bleu"])["Metric:bleu"];
                           return Math.hypot(c.x - p.x, c.y - p.y); })()"""
     t0 = time.monotonic()  # the focus animation zooms in on it and centres it
     while (v.js(offset) > 5 or abs(v.js("kgView.network.getScale()") - 1.3) > 0.05) and time.monotonic() - t0 < 10:
@@ -115,39 +120,78 @@ def test_search_focuses_the_node_and_shows_it(site, browser):
     v.close()
 
 
-def test_hover_shows_the_abstract_in_a_tooltip(site, browser):
+def test_search_finds_what_the_overview_does_not_draw(site, browser):
+    g, out, _ = site
+    v = Opened(browser, out / "index.html")
+    assert v.js("kgView.searchLoaded()") is False  # views/lib/search.js waits for the first search
+    for query, page in (("europarl", concept_page("Dataset:europarl")), ("Statistical machine translation",
+                                                                        paper_page("mt2"))):
+        v.page.fill("#search", query)
+        v.page.press("#search", "Enter")
+        status = v.page.locator("#search-status")
+        status.locator("a").wait_for(timeout=5000)
+        assert "not drawn here" in status.inner_text()
+        assert status.locator("a").get_attribute("href") == "views/" + page
+    check_clean(v)
+    status.locator("a").click()
+    v.page.wait_for_load_state()
+    assert v.page.url.endswith(paper_page("mt2"))
+    v.close()
+
+
+def node_on_screen(v: Opened, node_id: str) -> tuple[float, float]:
+    box = v.page.locator("#network canvas").bounding_box()
+    pos = v.js(f"kgView.network.canvasToDOM(kgView.network.getPositions([{node_id!r}])[{node_id!r}])")
+    return box["x"] + pos["x"], box["y"] + pos["y"]
+
+
+def test_hover_shows_a_concept_summary_and_a_click_opens_its_page(site, browser):
     g, out, shots = site
     v = Opened(browser, out / "index.html")
-    box = v.page.locator("#network canvas").bounding_box()
-    pos = v.js('kgView.network.canvasToDOM(kgView.network.getPositions(["mt2"])["mt2"])')
-    v.page.mouse.move(box["x"] + pos["x"], box["y"] + pos["y"])
+    v.page.mouse.move(*node_on_screen(v, "Metric:bleu"))
     tip = v.page.locator("div.vis-tooltip")
     tip.wait_for(state="visible", timeout=5000)
-    assert "Europarl" in tip.inner_text() and "paper view" in tip.inner_text()
+    assert "BLEU" in tip.inner_text() and "in 2 papers" in tip.inner_text() and "click to open it" in tip.inner_text()
     v.page.screenshot(path=str(shots / "overview-tooltip.png"))
     check_clean(v)
+    with v.page.expect_navigation(timeout=5000):
+        v.page.mouse.click(*node_on_screen(v, "Metric:bleu"))
+    assert v.page.url.endswith(concept_page("Metric:bleu"))  # one click from the map to its papers
+    v.wait_ready()
+    titles = v.page.locator("#details ul li a").all_inner_texts()
+    assert sorted(titles) == sorted(g.nodes[p]["title"] for p in ("mt", "mt2"))
     v.close()
 
 
 def test_type_filter_hides_and_shows_a_type(site, browser):
     g, out, _ = site
     v = Opened(browser, out / "index.html")
-    n_methods = sum(1 for _, d in g.nodes(data=True) if d["label"] == "Method")
+    drawn = shared_concepts(g)
+    n_methods = sum(1 for n in drawn if g.nodes[n]["label"] == "Method")
+    assert n_methods
     visible = "kgView.nodes.get({filter: n => !n.hidden}).length"
     v.page.uncheck('#legend-items input[data-type="Method"]')
-    assert v.js(visible) == g.number_of_nodes() - n_methods
+    assert v.js(visible) == len(drawn) - n_methods
     v.page.check('#legend-items input[data-type="Method"]')
-    assert v.js(visible) == g.number_of_nodes()
+    assert v.js(visible) == len(drawn)
     v.close()
 
 
 def test_hostile_abstract_shows_as_text(site, browser):
     g, out, shots = site
-    v = Opened(browser, out / "index.html")
+    v = Opened(browser, out / "map.html")
     v.js('kgView.showDetails("evil")')
     assert HOSTILE in v.page.locator("#details .abstract").inner_text()
     assert v.page.locator("#details img").count() == 0
     assert v.page.locator('#details a[href^="javascript"]').count() == 0
+    check_clean(v)
+    v = Opened(browser, out / "index.html")
+    v.page.fill("#search", "Reinforcement learning on MinAtar")  # evil's title holds the payload: search.js
+    v.page.press("#search", "Enter")
+    v.page.fill("#search", HOSTILE)
+    v.page.press("#search", "Enter")
+    v.page.locator("#search-status a").wait_for(timeout=5000)
+    assert v.page.locator("#search-status img").count() == 0
     check_clean(v)
     v = Opened(browser, out / "views" / paper_page("evil"))
     check_clean(v)
@@ -188,17 +232,18 @@ def test_concept_view_lists_its_papers_and_links_back(site, browser):
     v.close()
 
 
-def test_over_budget_overview_says_what_is_left_out_and_still_finds_it(tmp_path, browser):
+def test_over_budget_overview_says_what_it_draws_and_still_finds_the_rest(tmp_path, browser):
     g = view_corpus()
-    write_views(g, tmp_path, budget=8)
+    write_views(g, tmp_path, budget=2)
     v = Opened(browser, tmp_path / "index.html")
     check_clean(v)
-    assert v.js("kgView.nodes.length") <= 8
+    assert v.js("kgView.nodes.length") == 2
     note = v.page.locator("#note")
-    assert note.is_visible() and "Left out" in note.inner_text()
+    assert note.is_visible() and "draws the 2 concepts named by the most papers" in note.inner_text()
     v.page.fill("#search", "europarl")  # a concept of one paper: not drawn
     v.page.press("#search", "Enter")
     status = v.page.locator("#search-status")
+    status.locator("a").wait_for(timeout=5000)
     assert "not drawn here" in status.inner_text()
     status.locator("a").click()
     v.page.wait_for_load_state()

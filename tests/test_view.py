@@ -13,6 +13,7 @@ from kg.errors import KgError
 from kg.graph import entities_of, papers_of
 from kg.graph.io import write_json
 from kg.view import concept_page, find_concept, paper_page, write_views
+from kg.view.pages import paged_nodes
 from tests.helpers import HOSTILE, view_corpus
 
 def page_data(path: Path) -> dict:
@@ -62,24 +63,23 @@ def test_hostile_text_is_escaped_everywhere(built):
     for page in all_pages(out):
         html = page.read_text(encoding="utf-8")
         assert 'alert("pwned")</script>' not in html and "<img src=x" not in html, page
-    data = page_data(out / "index.html")
+    data = page_data(out / "map.html")  # the overview draws concepts only; the map draws the papers
     evil = next(n for n in data["nodes"] if n["id"] == "evil")
     assert HOSTILE in evil["info"]["abstract"]  # kept as text, shown as text
     assert evil["info"]["url"] is None  # a javascript: URL never becomes a link
 
 
-def test_overview_colours_shapes_and_sizes_by_type(built):
+def test_overview_draws_the_shared_concepts_laid_out_and_shaped_by_type(built):
     g, out, _ = built
     data = page_data(out / "index.html")
-    assert len(data["nodes"]) == g.number_of_nodes()
+    shared = {e for e in entities_of(g) if g.nodes[e]["papers"] > 1}
+    assert {n["id"] for n in data["nodes"]} == shared  # no paper, no concept of one paper
+    assert "Metric:bleu" in shared and "Dataset:europarl" not in shared
     groups = data["options"]["groups"]
-    assert len({groups[t]["shape"] for t in groups}) == len(groups)
-    assert len({groups[t]["color"]["background"] for t in groups}) == len(groups)
-    bleu = next(n for n in data["nodes"] if n["id"] == "Metric:bleu")
-    europarl = next(n for n in data["nodes"] if n["id"] == "Dataset:europarl")
-    assert bleu["value"] > europarl["value"]  # in two papers vs one
-    assert {x["type"] for x in data["legend"]} == {g.nodes[n]["label"] for n in g}
-    assert data["options"]["physics"]["stabilization"]["enabled"]
+    assert len({groups[t]["shape"] for t in groups}) == len(groups)  # the shape says the type
+    assert data["options"]["physics"] == {"enabled": False}  # laid out by kg, not by the browser
+    assert all(isinstance(n["x"], float) and isinstance(n["y"], float) for n in data["nodes"])
+    assert {x["type"] for x in data["legend"]} == {g.nodes[n]["label"] for n in shared}
 
 
 def test_links_between_pages_resolve(built):
@@ -110,17 +110,29 @@ def test_paper_page_lists_its_related_papers(built):
     assert "mt2" in {n["id"] for n in data["nodes"]}
 
 
-def test_over_budget_overview_keeps_the_connected_and_says_what_is_left_out(tmp_path):
+def search_js(build: Path) -> list[dict]:
+    """The overview's search beyond its drawn concepts (views/lib/search.js, a script defining KG_SEARCH)."""
+    text = (build / "views" / "lib" / "search.js").read_text(encoding="utf-8")
+    assert text.startswith("window.KG_SEARCH = ") and text.endswith(";\n")
+    return json.loads(text[len("window.KG_SEARCH = "):-2])
+
+
+def test_over_budget_overview_keeps_the_most_named_and_finds_the_rest(tmp_path):
     g = view_corpus()
-    write_views(g, tmp_path, budget=8)
-    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    write_views(g, tmp_path, budget=2)
     data = page_data(tmp_path / "index.html")
-    assert len(data["nodes"]) <= 8
-    assert "Left out" in html and "budget 8" in html
     drawn = {n["id"] for n in data["nodes"]}
-    assert "Metric:bleu" in drawn  # in two papers
-    assert "Dataset:europarl" not in drawn  # in one
-    assert any(s["id"] == "Dataset:europarl" for s in data["search"])  # still findable
+    assert len(drawn) == 2 and "Dataset:europarl" not in drawn
+    assert "concepts named by the most papers" in data_note(tmp_path / "index.html")
+    rest = {s["id"] for s in search_js(tmp_path)}
+    assert rest == (set(papers_of(g)) | set(entities_of(g))) - drawn  # everything else is findable
+    assert data["searchSrc"] == "views/lib/search.js"
+
+
+def data_note(index: Path) -> str:
+    m = re.search(r'<p id="note" class="note">(.*?)</p>', index.read_text(encoding="utf-8"), re.S)
+    assert m, "no note"
+    return m.group(1)
 
 
 def test_find_concept_by_name_alias_or_id():
@@ -158,9 +170,9 @@ def test_one_page_of_a_build_without_views_gets_an_overview_linking_only_to_page
     res = CliRunner().invoke(app, ["view", str(tmp_path), "--paper", "mt2"])
     assert res.exit_code == 0, res.output
     data = page_data(tmp_path / "index.html")  # the page's "overview" link opens something
-    hrefs = [n["info"]["href"] for n in data["nodes"] if n["info"].get("href")]
-    assert hrefs == ["views/" + paper_page("mt2")]
-    assert (tmp_path / hrefs[0]).is_file()
+    assert data["nodes"] == []  # no concept has a page yet: the map draws none
+    assert [s["href"] for s in search_js(tmp_path)] == ["views/" + paper_page("mt2")]
+    assert (tmp_path / "views" / paper_page("mt2")).is_file()
 
 
 def test_pages_name_the_corpus(tmp_path):
@@ -188,9 +200,11 @@ def test_a_build_over_the_page_limit_writes_pages_for_drawn_nodes_and_links_only
     write_views(g, tmp_path, budget=8, page_limit=5)
     index = page_data(tmp_path / "index.html")
     drawn = {n["id"] for n in index["nodes"]}
+    papers, ents = paged_nodes(g, 8)
     written = sorted(p.name for p in (tmp_path / "views").glob("*.html"))
-    assert len(written) == len(drawn)
-    for h in _hrefs(index, index.get("related", {})):
+    assert written == sorted([paper_page(p) for p in papers] + [concept_page(e) for e in ents])
+    assert drawn <= set(ents)  # the map draws only concepts that have a page
+    for h in _hrefs(index, index.get("related", {})) + [s["href"] for s in search_js(tmp_path)]:
         assert (tmp_path / h).is_file(), h
     for page in (tmp_path / "views").glob("*.html"):
         data = page_data(page)

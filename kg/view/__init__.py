@@ -2,13 +2,14 @@
 
 Layout inside a build directory (kg.builds)::
 
-    index.html                      overview, self-contained (scripts inlined)
+    index.html                      overview: a labelled map of the most named concepts (scripts inlined)
     trends.html                     concepts rising and falling over the years (corpora of 2+ years; no script)
     views/lib/                      vis-network (pyvis's copy) and kg's script and style
     views/paper-<slug>-<hash>.html  one paper: its concepts, what it states between them, related papers
     views/concept-<slug>-<hash>.html one concept: the papers using it, what is stated about it, what co-occurs
     views/pages.json                what each page shows, as a digest (kg add keeps the unchanged pages)
     views/themes.js                 each paper's research theme, which the paper pages read
+    views/lib/search.js             every paper and concept the overview does not draw, for its search
 
 Nothing is fetched from the network: the pages open from disk offline.
 """
@@ -25,7 +26,7 @@ import orjson
 
 from kg.util import forks
 from kg.util.compat import batched
-from kg.builds import INDEX_HTML, MAP_HTML, PAGE_DIGESTS, THEMES_JS, TRENDS_HTML, VIEWS, Manifest
+from kg.layout import INDEX_HTML, MAP_HTML, PAGE_DIGESTS, THEMES_JS, TRENDS_HTML, VIEWS, Manifest
 from kg.errors import KgError
 from kg.analysis.trends import paper_years
 from kg.graph import entities_of, papers_of
@@ -33,7 +34,8 @@ from kg.analysis.related import LISTED_K, RelatedPaper, related_all
 from kg.analysis.related import related as related_one
 from kg.schema import PAPER
 from kg.view.names import concept_page, find_concept, page_name, paper_page
-from kg.view.pages import NODE_BUDGET, concept_view, map_view, overview, overview_nodes, page_digests, paper_view
+from kg.view.pages import (NODE_BUDGET, concept_view, map_view, overview, overview_search, page_digests,
+                           paged_nodes, paper_view)
 from kg.view.render import Page, copy_assets, render
 from kg.view.trendspage import trends_page
 
@@ -42,11 +44,15 @@ __all__ = [
     "page_name", "paper_page", "concept_page", "NODE_BUDGET",
 ]
 # A build writes a page for every node up to this many nodes; above it (tens of thousands of
-# papers) only for the nodes the overview draws, and `kg view --paper/--concept` writes others.
+# papers) only for the most connected (kg.view.pages.paged_nodes), and `kg view --paper/--concept`
+# writes others.
 PAGE_LIMIT = 20_000
 # Below this many pages forking costs more than it saves.
 MIN_PARALLEL_PAGES = 200
 PAGES_PER_TASK = 50
+# In views/lib/ (with the scripts a build may hold there): what the overview's search finds
+# besides the drawn concepts.
+SEARCH_JS = "lib/search.js"
 
 
 def _corpus(build_dir: Path, corpus: str | None = None) -> str:
@@ -119,15 +125,19 @@ def pages_on_disk(g: nx.DiGraph, build_dir: Path) -> Callable[[str], bool]:
     return lambda n: (views / _page_of(g, n)).exists()
 
 
-def write_overview(g: nx.DiGraph, build_dir: Path, related: dict[str, list[RelatedPaper]] | None = None,
-                   budget: int = NODE_BUDGET, corpus: str | None = None,
+def write_overview(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpus: str | None = None,
                    has_page: Callable[[str], bool] | None = None) -> Path:
-    """Write ``index.html``, the overview of at most ``budget`` nodes; its path."""
-    related = related_all(g, LISTED_K) if related is None else related
-    page = overview(g, _corpus(build_dir, corpus), related, budget=budget, has_page=has_page)
-    map_href = MAP_HTML if (Path(build_dir) / MAP_HTML).exists() else ""
-    return _write(Path(build_dir) / INDEX_HTML, render(page, inline=True, home_href=INDEX_HTML, map_href=map_href,
-                                                       trends_href=_trends_href(build_dir)))
+    """Write ``index.html``, the concept map (at most ``budget`` concepts, and no more than fit
+    legibly: kg.view.conceptmap), and views/lib/search.js, what its search finds besides; its path."""
+    build_dir = Path(build_dir)
+    page = overview(g, _corpus(build_dir, corpus), budget=budget, has_page=has_page)
+    rest = overview_search(g, {n["id"] for n in page.nodes}, has_page)
+    # A script, not JSON: a page opened from disk may load a script but not fetch a file.
+    _write(build_dir / VIEWS / SEARCH_JS, f"window.KG_SEARCH = {orjson.dumps(rest).decode('utf-8')};\n")
+    page.search_src = f"{VIEWS}/{SEARCH_JS}"
+    map_href = MAP_HTML if (build_dir / MAP_HTML).exists() else ""
+    return _write(build_dir / INDEX_HTML, render(page, inline=True, home_href=INDEX_HTML, map_href=map_href,
+                                                 trends_href=_trends_href(build_dir)))
 
 
 def write_map(g: nx.DiGraph, build_dir: Path, related: dict[str, list[RelatedPaper]] | None = None,
@@ -187,7 +197,7 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
     ``corpus`` names the corpus on the pages (default: the build manifest's name, else the folder's);
     ``related`` is a precomputed ``related_all(g, LISTED_K)``. Up to ``page_limit`` nodes every
     node gets a page, and views/pages.json the digest of what each shows (``page_digests``); above
-    it only the nodes the overview draws do. ``fresh``: ``build_dir`` is a folder no one reads yet,
+    it only the ``budget`` most connected nodes do (``paged_nodes``). ``fresh``: ``build_dir`` is a folder no one reads yet,
     so pages are written in place rather than each swapped in. ``workers`` > 1: pages are built
     and written by that many forked processes. ``keep_from``: the views/ folder of an earlier
     build (``kg add``): its pages whose digest is unchanged are linked, not written again.
@@ -200,7 +210,7 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
     papers, ents = papers_of(g), entities_of(g)
     has_page = None
     if len(papers) + len(ents) > page_limit:
-        keep_papers, keep_ents = overview_nodes(g, budget)
+        keep_papers, keep_ents = paged_nodes(g, budget)
         paged = set(keep_papers) | set(keep_ents)
         papers, ents = keep_papers, keep_ents
         has_page = paged.__contains__
@@ -223,7 +233,7 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
         forks.run(job, list(batched(nodes, PAGES_PER_TASK)), workers)
     else:
         job(nodes)
-    return write_overview(g, build_dir, related, budget=budget, corpus=corpus, has_page=has_page)
+    return write_overview(g, build_dir, budget=budget, corpus=corpus, has_page=has_page)
 
 
 def _read_digests(views: Path) -> dict[str, str]:

@@ -99,7 +99,9 @@ def _inside(papers: list[str], links: nx.Graph, cx: float, cy: float, r: float,
     spring layout's angular order (titled papers need the room more than exact distances)."""
     if len(papers) == 1:
         return {papers[0]: (cx, cy)}
-    sub = links.subgraph(papers)
+    sub = nx.Graph()
+    sub.add_nodes_from(papers)  # a paper with no related paper is placed all the same
+    sub.add_edges_from(links.subgraph(papers).edges(data=True))
     pos = nx.spring_layout(sub, seed=SEED, weight="weight", k=1.2 / math.sqrt(len(papers)), iterations=80)
     if even:
         order = sorted(papers, key=lambda p: (math.atan2(pos[p][1], pos[p][0]), p))

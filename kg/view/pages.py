@@ -18,9 +18,10 @@ from kg.analysis.related import RelatedPaper
 from kg.corpus.titles import clip
 from kg.view.names import concept_page, paper_page
 from kg.view.render import Page
+from kg.view.colors import NO_THEME, THEME_COLORS, darker, year_color, year_key
 from kg.view.style import STYLES, style_of
 
-NODE_BUDGET = 1500  # above this the overview keeps the most connected nodes
+NODE_BUDGET = 1500  # above this the map draws each theme's most linked papers, and huge builds page fewer nodes
 MENTION_TYPES = frozenset(schema.MENTION_REL.values())
 # How a concept page reads each entity relationship: (from the start, from the end), in the
 # order the page lists them ("CRF: used for NER"; on NER's page: "uses CRF").
@@ -106,7 +107,7 @@ def _options(n_nodes: int) -> dict:
         "interaction": {"hover": True, "tooltipDelay": 120, "hideEdgesOnDrag": n_nodes > 400,
                         "hideEdgesOnZoom": n_nodes > 400, "multiselect": False},
         # Colour and shape by type; pyvis drops a node's colour when it has a group.
-        "groups": {t: {"shape": s.shape, "color": {"background": s.color, "border": _darker(s.color),
+        "groups": {t: {"shape": s.shape, "color": {"background": s.color, "border": darker(s.color),
                                                    "highlight": {"background": s.color, "border": "#1f2328"},
                                                    "hover": {"background": s.color, "border": "#1f2328"}}}
                    for t, s in STYLES.items()},
@@ -117,11 +118,6 @@ def _options(n_nodes: int) -> dict:
                     "stabilization": {"enabled": True, "iterations": iterations, "updateInterval": 50, "fit": True},
                     "minVelocity": 1.5, "timestep": 0.4},
     }
-
-
-def _darker(color: str, f: float = 0.7) -> str:
-    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
-    return "#%02x%02x%02x" % (int(r * f), int(g * f), int(b * f))
 
 
 def _mention_edge(b: _Builder, u: str, v: str) -> None:
@@ -161,8 +157,9 @@ def _concept_chips(b: _Builder, eids: list[str]) -> list[dict]:
              "href": b.href(e)} for e in eids]
 
 
-def overview_nodes(g: nx.DiGraph, budget: int = NODE_BUDGET) -> tuple[list[str], list[str]]:
-    """The papers and concepts the overview draws: the most connected, within ``budget``."""
+def paged_nodes(g: nx.DiGraph, budget: int = NODE_BUDGET) -> tuple[list[str], list[str]]:
+    """The papers and concepts a build too large for a page per node writes pages for: the
+    most connected, within ``budget`` (every concept the overview can draw among them)."""
     papers = papers_of(g)
     degree = {n: sum(1 for _, _, t in g.out_edges(n, data="type") if t in MENTION_TYPES) for n in papers}
     ents = sorted(entities_of(g), key=lambda e: (-g.nodes[e].get("papers", 0), g.nodes[e].get("name") or e))
@@ -178,51 +175,74 @@ def overview_nodes(g: nx.DiGraph, budget: int = NODE_BUDGET) -> tuple[list[str],
     return keep_papers, keep_ents
 
 
-def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
-             budget: int = NODE_BUDGET, has_page: Callable[[str], bool] | None = None) -> Page:
-    b = _Builder(g, prefix="views/", has_page=has_page)
-    papers = papers_of(g)
-    ents = entities_of(g)
-    keep_papers, keep_ents = overview_nodes(g, budget)
-    degree = {n: sum(1 for _, _, t in g.out_edges(n, data="type") if t in MENTION_TYPES) for n in keep_papers}
-    label_papers = len(keep_papers) <= 60
-    for p in keep_papers:
-        # Above a few dozen papers titles would hide the concept names, which are what one scans
-        # an overview for; the title is in the tooltip and the details panel.
-        b.node(p, value=max(degree[p], 1) / 2, label=None if label_papers else " ",
-               info={"concepts": _concept_chips(b, _entities_of_paper(g, p))})
-    for e in keep_ents:
-        b.node(e, value=g.nodes[e].get("papers", 1))
-    kept = set(keep_papers) | set(keep_ents)
+def _papers_of_concepts(g: nx.DiGraph) -> dict[str, list[str]]:
+    users: dict[str, list[str]] = {}
     for u, v, t in g.edges(data="type"):
-        if t in MENTION_TYPES and u in kept and v in kept:
-            _mention_edge(b, u, v)
-    for p in keep_papers:
-        for row in related.get(p, ()):
-            if row.id in kept and not (row.id in related and any(r.id == p for r in related[row.id]) and row.id < p):
-                _related_edge(b, p, row, faint=True)
-    note = ""
-    left_papers, left_ents = len(papers) - len(keep_papers), len(ents) - len(keep_ents)
-    if left_papers or left_ents:
-        floor = g.nodes[keep_ents[-1]].get("papers", 0) if keep_ents else 0
-        note = (f"This overview draws {len(kept):,} of {len(papers) + len(ents):,} nodes (budget {budget:,}): "
-                f"{len(keep_papers):,} of {len(papers):,} papers and the {len(keep_ents):,} most connected of "
-                f"{len(ents):,} concepts (each in ≥ {floor} papers). Left out: {left_papers:,} papers and "
-                f"{left_ents:,} rarer concepts; the search box still finds them and opens their pages.")
-        if has_page is not None:
-            note = note.replace("the search box still finds them and opens their pages.",
-                                "this large build has pages only for the drawn nodes; "
-                                "`kg view --paper ID` or `kg view --concept NAME` writes any other.")
-    search = b.search()
-    drawn = {s["id"] for s in search}
-    for n in papers + ents:
-        if n not in drawn and (has_page is None or has_page(n)):
-            d = g.nodes[n]
-            search.append({"id": n, "label": d.get("title") or d.get("name") or n, "href": b.href(n)})
-    kept_papers = set(keep_papers)
-    for s in search:  # drawn papers are also found by a concept they name (their key phrases have no node)
-        if s["id"] in kept_papers:
-            s["terms"] = paper_terms(g, s["id"])
+        if t in MENTION_TYPES:
+            users.setdefault(v, []).append(u)
+    return users
+
+
+def overview(g: nx.DiGraph, corpus: str, budget: int = NODE_BUDGET,
+             has_page: Callable[[str], bool] | None = None) -> Page:
+    """The overview: a labelled map of the concepts most papers name (kg.view.conceptmap), placed by
+    co-occurrence, sized by papers, coloured by research theme or by the average year of their
+    papers; a click opens a concept's page, which lists its papers. Its search finds the drawn
+    concepts; ``overview_search`` lists everything else, which the page loads when searched."""
+    from kg.analysis.topics import topics_of
+    from kg.view.conceptmap import LIMIT, concept_map
+
+    b = _Builder(g, prefix="views/", has_page=has_page)
+    papers, ents = papers_of(g), entities_of(g)
+    users = _papers_of_concepts(g)
+    cmap = concept_map(g, users, limit=min(budget, LIMIT), has_page=has_page)
+    themes = {t.id: t for t in topics_of(g)}
+    theme_of = {p: t.id for t in themes.values() for p in t.papers}
+    # map.html's colour order (largest theme first): the top themes have one colour on both pages.
+    color_of = {tid: THEME_COLORS[i] if i < len(THEME_COLORS) else NO_THEME for i, tid in enumerate(themes)}
+    years = paper_years(g)
+    span = year_span(years)
+    shown_themes: Counter = Counter()
+    for s in cmap.spots:
+        ps = users.get(s.id, [])
+        # A concept's theme: the one most of its papers are in (ties: the larger theme).
+        counts = Counter(theme_of[p] for p in ps if p in theme_of)
+        tid = min(counts, key=lambda i: (-counts[i], i)) if counts else None
+        dated = [years[p] for p in ps if p in years]
+        mean = sum(dated) / len(dated) if dated else None
+        colors = {"theme": color_of.get(tid, NO_THEME)}
+        if span is not None:
+            colors["year"] = year_color(mean, span.start, span.stop - 1)
+        shown_themes[tid if colors["theme"] != NO_THEME else None] += 1
+        b.node(s.id, value=1, label=s.label,
+               info={"colors": colors, "theme": themes[tid].label if tid is not None else None,
+                     "meanYear": round(mean, 1) if mean is not None and span is not None else None})
+        node = b.net.nodes[-1]
+        node.pop("value", None)  # sized here, by papers: the dot and the label the layout made room for
+        node.update(x=s.x, y=s.y, size=s.radius, physics=False,
+                    color={"background": colors["theme"], "border": darker(colors["theme"])},
+                    font={"size": s.font, "color": "#1f2328", "strokeWidth": 4, "strokeColor": "#ffffff"})
+    for a, c, w in cmap.links:
+        b.edge(a, c, width=round(0.5 + 2.5 * w, 2), color={"color": "#8c959f", "opacity": round(0.2 + 0.5 * w, 2)})
+    key = [{"color": color_of[tid], "label": themes[tid].label, "count": shown_themes[tid]}
+           for tid in themes if shown_themes[tid]]
+    if shown_themes[None]:
+        key.append({"color": NO_THEME, "label": "other themes" if themes else "no theme",
+                    "count": shown_themes[None]})
+    colorings = [{"key": "theme", "name": "research theme", "legend": key}]
+    if span is not None:
+        colorings.append({"key": "year", "name": "average year of its papers",
+                          "legend": year_key(span.start, span.stop - 1)})
+    drawn = [s.id for s in cmap.spots]
+    floor = g.nodes[drawn[-1]].get("papers", 0) if drawn else 0
+    note = (f"The map draws the {len(drawn):,} concepts named by the most papers (each by ≥ {floor}) of "
+            f"{cmap.candidates:,} specific concepts shared by papers; generic ones (\u201cmodel\u201d, "
+            f"\u201ctraining\u201d) are left out. Concepts named together sit together. "
+            f"Search finds every paper and concept and opens its page.")
+    if has_page is not None:
+        note = note.replace("Search finds every paper and concept and opens its page.",
+                            "This large build has pages only for its most connected nodes; "
+                            "`kg view --paper ID` or `kg view --concept NAME` writes any other.")
     counts = Counter(g.nodes[n]["label"] for n in papers + ents)
     subtitle = (f"{len(papers):,} papers · " + " · ".join(f"{counts[t]:,} {t.lower()}s" for t in STYLES
                                                           if t != schema.PAPER and counts[t])
@@ -230,12 +250,25 @@ def overview(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
     legend = b.legend()
     for item in legend:
         item["total"] = counts[item["type"]]
-    return Page(kind="overview", heading=f"Knowledge graph of {corpus}", subtitle=subtitle, corpus=corpus,
-                nodes=b.net.nodes, edges=b.net.edges, options=_options(len(b.net.nodes)), legend=legend,
-                search=search,
-                # Only drawn papers open a side panel; the rest would bloat a large corpus's page.
-                related={p: related_json(g, related.get(p, []), "views/", has_page) for p in keep_papers},
-                pages={p: b.href(p) for p in keep_papers}, note=note)
+    options = _options(len(drawn))
+    options["physics"] = {"enabled": False}
+    options["layout"] = {"randomSeed": 7}
+    options["interaction"].update(hideEdgesOnDrag=False, hideEdgesOnZoom=False)
+    return Page(kind="overview", heading=f"Concept map of {corpus}", subtitle=subtitle, corpus=corpus,
+                nodes=b.net.nodes, edges=b.net.edges, options=options, legend=legend, search=b.search(),
+                note=note, colorings=colorings)
+
+
+def overview_search(g: nx.DiGraph, drawn: set[str], has_page: Callable[[str], bool] | None = None) -> list[dict]:
+    """What the overview's search finds besides its drawn concepts: every paper and concept with a
+    page, as ``{"id", "label", "href"}`` (kg.view writes it to views/lib/search.js, loaded on demand)."""
+    b = _Builder(g, prefix="views/", has_page=has_page)
+    out = []
+    for n in papers_of(g) + entities_of(g):
+        if n not in drawn and (has_page is None or has_page(n)):
+            d = g.nodes[n]
+            out.append({"id": n, "label": d.get("title") or d.get("name") or n, "href": b.href(n)})
+    return out
 
 
 def paper_view(g: nx.DiGraph, corpus: str, pid: str, related: dict[str, list[RelatedPaper]],
@@ -405,10 +438,6 @@ def concept_timeline(users: list[str], years: dict[str, int], label: str) -> str
                      + (f" · {undated:,} undated" if undated else ""), label="papers per year")
 
 
-# Theme colours: Okabe-Ito without its yellow (unreadable on white), then darker companions;
-# themes past the last reuse them, their labels tell them apart.
-THEME_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#7A5195", "#8C6D31",
-                "#3F7F5F", "#B5475D")
 MAP_THEMES = 40  # themes drawn with a label; smaller ones are pooled into one unlabelled group
 
 
@@ -440,24 +469,28 @@ def map_view(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
     label_papers = total <= 40  # a few dozen titles fit; above that the themes are what one reads
     placed = layout([(c, ps) for c, ps, _ in drawn_groups], links, pad=80.0 if label_papers else 0.0)
     drawn: set[str] = set()
+    years = paper_years(g)
+    span = year_span(years)  # a corpus of two years or more: the papers can be coloured by year
     for i, ((concepts, papers, tid), pl) in enumerate(zip(drawn_groups, placed)):
-        color = THEME_COLORS[i % len(THEME_COLORS)] if tid is not None else "#8c959f"
+        color = THEME_COLORS[i % len(THEME_COLORS)] if tid is not None else NO_THEME
         label = "\n".join(pl.label_lines)
         for p in papers:
             x, y = pl.papers[p]
             mine = _entities_of_paper(g, p)
             b.node(p, value=1, label=clip(g.nodes[p].get("title") or p, 26) if label_papers else " ",
                    info={"concepts": _concept_chips(b, mine), "conceptIds": mine,
-                         "topicLabel": theme_of[p].label if p in theme_of else None})
+                         "topicLabel": theme_of[p].label if p in theme_of else None,
+                         **({"colors": {"theme": color, "year": year_color(years.get(p), span.start, span.stop - 1)}}
+                            if span is not None else {})})
             b.net.nodes[-1].update(x=round(x, 1), y=round(y, 1), physics=False, shape="dot", size=pl.dot,
-                                   color={"background": color, "border": _darker(color)})
+                                   color={"background": color, "border": darker(color)})
             b.net.nodes[-1].pop("value", None)  # one size: the map shows themes, not degrees
             drawn.add(p)
         theme_id = f"theme:{tid if tid is not None else 'rest'}"
         b.net.nodes.append({
             "id": theme_id, "label": label, "shape": "text", "group": "Theme", "physics": False,
             "x": round(pl.label_xy[0], 1), "y": round(pl.label_xy[1], 1),
-            "font": {"size": 18, "color": _darker(color, 0.75), "face": "system-ui, sans-serif",
+            "font": {"size": 18, "color": darker(color, 0.75), "face": "system-ui, sans-serif",
                      "strokeWidth": 5, "strokeColor": "#ffffff", "multi": False},
             "info": {"type": "Theme", "id": theme_id, "name": " · ".join(concepts), "papers": len(papers),
                      "aliases": [], "href": None,
@@ -487,8 +520,15 @@ def map_view(g: nx.DiGraph, corpus: str, related: dict[str, list[RelatedPaper]],
     n_themes = len(themes)
     subtitle = (f"{len(papers_of(g)):,} papers in {n_themes} research theme{'s' if n_themes != 1 else ''}: "
                 f"communities of the related-papers graph, each named by its most distinctive concepts")
+    colorings = []
+    if span is not None:
+        year_legend = year_key(span.start, span.stop - 1)
+        if any(p not in years for p in drawn):
+            year_legend.append({"color": NO_THEME, "label": "no year"})
+        colorings = [{"key": "theme", "name": "research theme (named on the map)", "legend": []},
+                     {"key": "year", "name": "year", "legend": year_legend}]
     return Page(kind="map", heading=f"Map of {corpus}", subtitle=subtitle, corpus=corpus, nodes=b.net.nodes,
-                edges=b.net.edges, options=options,
+                edges=b.net.edges, options=options, colorings=colorings,
                 legend=[{"type": "Paper", "count": len(drawn)}, {"type": "Theme", "count": len(groups)}],
                 search=search, related={p: related_json(g, related.get(p, []), "views/", has_page) for p in drawn},
                 pages={p: b.href(p) for p in drawn}, note=note)

@@ -52,6 +52,10 @@ class Page:
     focus: str | None = None
     note: str = ""
     timeline: str = ""  # a concept's papers per year, inline SVG (kg.view.timeline), shown as is
+    # Ways to colour the nodes, the first as drawn: [{"key", "name", "legend": [{"color", "label"}]}];
+    # each node's info["colors"][key] holds its colour in each (the overview, the map).
+    colorings: list[dict] = field(default_factory=list)
+    search_src: str = ""  # a script defining KG_SEARCH, the rest of what the search finds, loaded when searched
 
 
 @lru_cache(maxsize=1)
@@ -74,6 +78,10 @@ def render(page: Page, *, inline: bool, asset_prefix: str = "", home_href: str =
         "legend": page.legend, "search": page.search, "related": page.related, "pages": page.pages,
         "focus": page.focus, "styles": styles,
     }
+    if page.colorings:  # only on the pages that have them: the paper and concept pages stay as they were
+        data["colorings"] = page.colorings
+    if page.search_src:
+        data["searchSrc"] = page.search_src
     ctx = dict(
         kind=page.kind, title=page.heading, heading=page.heading, subtitle=page.subtitle, corpus=page.corpus,
         note=page.note, timeline=Markup(page.timeline), node_count=len(page.nodes), data_json=page_json(data),

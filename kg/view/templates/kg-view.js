@@ -35,13 +35,16 @@
       box.appendChild(el("div", {"class": "tip-meta", text: meta}));
       box.appendChild(el("div", {text: clip(d.abstract, 420)}));
     } else {
-      box.appendChild(el("div", {"class": "tip-meta", text: d.type + " · in " + d.papers + " paper" + (d.papers === 1 ? "" : "s")}));
+      box.appendChild(el("div", {"class": "tip-meta", text: d.type + " · in " + d.papers + " paper" + (d.papers === 1 ? "" : "s") +
+                                                         (d.meanYear ? " · average year " + d.meanYear.toFixed(1) : "")}));
+      if (d.theme) box.appendChild(el("div", {"class": "tip-meta", text: "Theme: " + d.theme}));
       if (d.aliases && d.aliases.length > 1) box.appendChild(el("div", {text: "also: " + clip(d.aliases.join(", "), 160)}));
     }
     var links = [];
     if (d.href) links.push((d.type === "Paper" ? "paper view" : "concept view") + ": " + d.href);
     if (d.url) links.push("source: " + d.url);
-    if (links.length) box.appendChild(el("div", {"class": "tip-links", text: links.join("\n") + "\n(click for links, double-click to open)"}));
+    if (links.length) box.appendChild(el("div", {"class": "tip-links", text: links.join("\n") +
+      (KG.kind === "overview" ? "\n(click to open it)" : "\n(click for links, double-click to open)")}));
     return box;
   }
 
@@ -113,7 +116,12 @@
   function showDetails(id) {
     var n = byId[id], d = n ? n.info : KG.panel;
     details.textContent = "";
-    if (!d) { details.appendChild(el("p", {"class": "empty", text: "Click a node to see its details."})); return; }
+    if (!d) {
+      details.appendChild(el("p", {"class": "empty", text: KG.kind === "overview" ?
+        "Click a concept to open its page: its papers, what their abstracts state about it, what it is named with." :
+        "Click a node to see its details."}));
+      return;
+    }
     details.appendChild(badge(d.type));
     details.appendChild(el("h2", {text: d.type === "Paper" ? d.title : d.name}));
     var links = el("p", {"class": "links"});
@@ -184,7 +192,13 @@
       }
     }
   }
-  network.on("click", function (p) { if (p.nodes.length) showDetails(p.nodes[0]); });
+  network.on("click", function (p) {
+    if (!p.nodes.length) return;
+    // The overview's concepts are doors: one click opens the concept's page, which lists its papers.
+    var n = byId[p.nodes[0]];
+    if (KG.kind === "overview" && n && n.info.href && safeHref(n.info.href)) { window.location.href = n.info.href; return; }
+    showDetails(p.nodes[0]);
+  });
   network.on("doubleClick", function (p) {
     var n = p.nodes.length && byId[p.nodes[0]];
     if (n && n.info.href && safeHref(n.info.href) && n.id !== KG.focus) window.location.href = n.info.href;
@@ -203,6 +217,8 @@
   var legend = document.getElementById("legend-items");
   KG.legend.forEach(function (t) {
     var st = KG.styles[t.type] || KG.styles._other;
+    // Where colour says something else (theme, year), the legend gives the types' shapes only.
+    if (KG.colorings) st = {glyph: st.glyph, color: "#57606a"};
     var box = el("input", {type: "checkbox", "data-type": t.type});
     box.checked = true;
     box.addEventListener("change", function () { setTypeVisible(t.type, box.checked); });
@@ -212,12 +228,70 @@
     ]));
   });
 
+  // ---- colouring (the overview and the map: by theme or by year) ------------------------
+  function colorBy(key) {
+    var c = KG.colorings.filter(function (x) { return x.key === key; })[0];
+    if (!c) return;
+    nodes.update(KG.nodes.filter(function (n) { return n.info.colors && n.info.colors[key]; }).map(function (n) {
+      var bg = n.info.colors[key];
+      return {id: n.id, color: {background: bg, border: bg, highlight: {background: bg, border: "#1f2328"},
+                                hover: {background: bg, border: "#1f2328"}}};
+    }));
+    var keyBox = document.getElementById("coloring-key");
+    keyBox.textContent = "";
+    c.legend.forEach(function (item) {
+      keyBox.appendChild(el("div", {"class": "key-item"}, [
+        el("span", {"class": "swatch", style: "background:" + item.color}), el("span", {text: item.label}),
+        item.count ? el("span", {"class": "count", text: String(item.count)}) : null
+      ]));
+    });
+    view.coloring = key;
+    var radio = document.querySelector('#coloring-items input[value="' + key + '"]');
+    if (radio) radio.checked = true;
+  }
+  view.colorBy = colorBy;
+  if (KG.colorings && KG.colorings.length) {
+    var coloring = document.getElementById("coloring"), items = document.getElementById("coloring-items");
+    coloring.hidden = false;
+    KG.colorings.forEach(function (c) {
+      var radio = el("input", {type: "radio", name: "coloring", value: c.key});
+      radio.addEventListener("change", function () { if (radio.checked) colorBy(c.key); });
+      items.appendChild(el("label", {"class": "legend-item"}, [radio, el("span", {text: c.name})]));
+    });
+    items.appendChild(el("div", {id: "coloring-key", "class": "coloring-key"}));
+    colorBy(KG.colorings[0].key);
+  }
+
   // ---- search --------------------------------------------------------------------------
   var list = document.getElementById("search-list"), status = document.getElementById("search-status");
   KG.search.forEach(function (s) { list.appendChild(el("option", {value: s.label})); });
+  // The overview holds only its drawn concepts; the rest comes from a script next to it, loaded
+  // the first time someone searches (a page opened from disk may load a script, not fetch JSON).
+  var rest = {state: KG.searchSrc ? "unloaded" : "loaded", waiting: []};
+  function loadRest(then) {
+    if (rest.state === "loaded") { then(); return; }
+    rest.waiting.push(then);
+    if (rest.state === "loading") return;
+    rest.state = "loading";
+    var s = document.createElement("script");
+    s.src = KG.searchSrc;
+    s.onload = s.onerror = function () {
+      (window.KG_SEARCH || []).forEach(function (x) { KG.search.push(x); list.appendChild(el("option", {value: x.label})); });
+      rest.state = "loaded";
+      rest.waiting.splice(0).forEach(function (f) { f(); });
+    };
+    document.head.appendChild(s);
+  }
+  document.getElementById("search").addEventListener("focus", function () { loadRest(function () {}); });
+  view.searchLoaded = function () { return rest.state === "loaded"; };
   function find(q) {
     q = (q || "").trim().toLowerCase();
     if (!q) return null;
+    if (rest.state !== "loaded" && !KG.search.some(function (s) { return s.label.toLowerCase() === q; })) {
+      status.textContent = "Searching…";
+      loadRest(function () { find(q); });
+      return null;
+    }
     var hit = null;
     KG.search.some(function (s) { if (s.label.toLowerCase() === q || s.id.toLowerCase() === q) { hit = s; return true; } return false; });
     // A paper by a concept it names ("FedBiscuit"), when no title or concept node is called that.

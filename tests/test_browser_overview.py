@@ -1,0 +1,109 @@
+"""The overview's concept map and the map's year colours as a person sees them, on a synthetic field of
+1,250 papers over three years: in headless Chromium, from disk, offline.
+
+Same requirements and conventions as tests/test_browser.py (Debian's chromium, Playwright; screenshots
+under the pytest tmp dir, the path printed).
+"""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tests.test_browser import Opened, browser, check_clean  # noqa: F401  (browser: the fixture)
+from tests.test_view_overview import field
+
+pytestmark = pytest.mark.slow
+Image = pytest.importorskip("PIL.Image", reason="Pillow is not installed")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    from kg.view import write_map, write_overview
+
+    g = field(1_250, themes=12, per_theme=60)
+    out = tmp_path_factory.mktemp("overview-site")
+    write_map(g, out, related={})
+    write_overview(g, out)
+    shots = tmp_path_factory.mktemp("screenshots")
+    print(f"\nscreenshots: {shots}")
+    return g, out, shots
+
+
+def label_boxes(v: Opened) -> list[dict]:
+    """Each drawn label's box on screen (page pixels), as vis-network measured it, and its font in px."""
+    return v.js("""(() => {
+        const net = kgView.network, s = net.getScale(), c = net.body.container.getBoundingClientRect();
+        return kgView.nodes.getIds().map(id => {
+            const m = net.body.nodes[id].labelModule, z = m.size;
+            const a = net.canvasToDOM({x: z.left, y: z.top}), b = net.canvasToDOM({x: z.left + z.width, y: z.top + z.height});
+            return {id: id, text: m.elementOptions.label, px: m.fontOptions.size * s,
+                    left: c.left + a.x, top: c.top + a.y, right: c.left + b.x, bottom: c.top + b.y,
+                    canvas: {left: c.left, top: c.top, right: c.right, bottom: c.bottom}};
+        });
+    })()""")
+
+
+def dark_share(png: bytes, box: dict) -> float:
+    """The share of a label's box that is drawn in dark ink (its text)."""
+    im = Image.open(io.BytesIO(png)).convert("L")
+    crop = im.crop((int(box["left"]), int(box["top"]), int(box["right"]) + 1, int(box["bottom"]) + 1))
+    counts = crop.histogram()  # 256 grey levels
+    return sum(counts[:110]) / max(1, sum(counts))
+
+
+def test_the_concept_map_shows_every_label_legible_and_apart(site, browser):  # noqa: F811
+    g, out, shots = site
+    v = Opened(browser, out / "index.html")
+    check_clean(v)
+    boxes = label_boxes(v)
+    assert len(boxes) >= 20 and all(b["right"] - b["left"] > 10 for b in boxes)  # measured, as drawn
+    png = v.page.screenshot(path=str(shots / "overview-1250.png"))
+    for b in boxes:
+        assert b["px"] >= 9, b  # readable at the first zoom, without hovering or zooming in
+        c = b["canvas"]
+        assert b["left"] >= c["left"] - 1 and b["right"] <= c["right"] + 1, b  # all on screen
+        assert b["top"] >= c["top"] - 1 and b["bottom"] <= c["bottom"] + 1, b
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+            assert apart, (a["text"], b["text"])
+    # The labels are drawn: dark text fills part of each box, and none of the empty canvas.
+    for b in sorted(boxes, key=lambda b: -b["px"])[:8]:
+        assert dark_share(png, b) > 0.04, b
+    c = boxes[0]["canvas"]
+    corner = {"left": c["right"] - 40, "top": c["bottom"] - 20, "right": c["right"] - 2, "bottom": c["bottom"] - 2}
+    assert dark_share(png, corner) == 0.0
+    v.close()
+
+
+def test_the_concept_map_colours_by_average_year_on_request(site, browser):  # noqa: F811
+    g, out, shots = site
+    v = Opened(browser, out / "index.html")
+    by_theme = v.js("Object.fromEntries(kgView.nodes.get().map(n => [n.id, n.color.background]))")
+    v.page.locator("#coloring-items label", has_text="average year").click()
+    by_year = v.js("Object.fromEntries(kgView.nodes.get().map(n => [n.id, n.color.background]))")
+    data = v.js("JSON.parse(document.getElementById('kg-data').textContent).nodes")
+    assert by_year == {n["id"]: n["info"]["colors"]["year"] for n in data} != by_theme
+    assert v.page.locator("#coloring-key").inner_text().split() == ["2017", "2018", "2019"]
+    v.page.screenshot(path=str(shots / "overview-1250-by-year.png"))
+    v.page.locator("#coloring-items label", has_text="research theme").click()
+    assert v.js("Object.fromEntries(kgView.nodes.get().map(n => [n.id, n.color.background]))") == by_theme
+    check_clean(v)
+    v.close()
+
+
+def test_the_map_colours_its_papers_by_year_on_request(site, browser):  # noqa: F811
+    g, out, shots = site
+    v = Opened(browser, out / "map.html")
+    check_clean(v)
+    v.page.locator("#coloring-items label", has_text="year").last.click()
+    colours = v.js("Object.fromEntries(kgView.nodes.get({filter: n => n.group === 'Paper'}).map(n => [n.id, n.color.background]))")
+    assert len(colours) == 1_250
+    by_year: dict[int, set[str]] = {}
+    for p, colour in colours.items():
+        by_year.setdefault(g.nodes[p]["year"], set()).add(colour)
+    assert all(len(c) == 1 for c in by_year.values()) and len(set.union(*by_year.values())) == 3  # one a year
+    v.page.screenshot(path=str(shots / "map-1250-by-year.png"))
+    check_clean(v)
+    v.close()
