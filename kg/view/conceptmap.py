@@ -30,11 +30,13 @@ SEED = 7
 LIMIT = 80  # concepts drawn at most
 MIN_DRAWN = 20  # concepts drawn even when their labels need more than LABEL_AREA
 # Canvas units² the concepts' boxes may cover. With the room the layout leaves between them (the
-# boxes cover about a third of the map), a 1280-pixel-wide screen shows the map whole at about
-# zoom 0.6, where the labels are 10 to 15 px.
+# boxes cover about a third of the map), the map opens at about zoom 0.6 on a SCREEN-sized
+# canvas (a 1280-pixel-wide window less the side panels), where the labels are 9 to 15 px.
 LABEL_AREA = 520_000.0
+SCREEN = (790.0, 700.0)
+MIN_ZOOM = 0.55  # a map that would open smaller than this draws fewer concepts
 DENSITY = 0.5  # the share the boxes cover before they are pushed apart (which spreads them)
-ASPECT = 1.6  # width over height of the layout before separation: screens are wider than tall
+ASPECT = 1.2  # width over height of the layout before separation: screens are wider than tall
 FONT = (14.0, 24.0)  # label size of the least and the most named concept, px at zoom 1
 DOT = (5.0, 20.0)  # their dot radius, likewise
 # Glyph widths of the sans-serif label font, in font sizes (DejaVu Sans, the widest common one).
@@ -60,18 +62,19 @@ class Spot:
 class ConceptMap:
     spots: list[Spot]  # most named first
     links: list[tuple[str, str, float]]  # (concept, concept, association strength 0..1), strongest first
-    candidates: int  # specific concepts named by 2+ papers (or by 1, when none is), drawn or not
+    candidates: int  # specific concepts named by a paper, drawn or not
 
 
 def choose(g: nx.DiGraph, limit: int = LIMIT,
            has_page: Callable[[str], bool] | None = None) -> tuple[list[str], int]:
     """The concepts worth drawing, most named first, as many as fit LABEL_AREA; and how many
-    qualified: specific concepts (not ``generic``) named by two papers or more, or every named
-    one when a corpus has none such."""
+    qualified: the specific concepts (not ``generic``) any paper names. Among concepts named by
+    one paper (which only a small corpus reaches), the most mentioned and most specific first."""
     ents = [e for e in entities_of(g) if g.nodes[e].get("level") != schema.GENERIC
             and g.nodes[e].get("papers", 0) > 0 and (has_page is None or has_page(e))]
-    shared = [e for e in ents if g.nodes[e].get("papers", 0) > 1]
-    pool = sorted(shared or ents, key=lambda e: (-g.nodes[e].get("papers", 0), g.nodes[e].get("name") or e, e))
+    d = g.nodes
+    pool = sorted(ents, key=lambda e: (-d[e].get("papers", 0), -d[e].get("mentions", 0), -d[e].get("specificity", 0),
+                                       d[e].get("name") or e, e))
     top = g.nodes[pool[0]].get("papers", 1) if pool else 1
     chosen: list[str] = []
     area = 0.0
@@ -86,11 +89,23 @@ def choose(g: nx.DiGraph, limit: int = LIMIT,
 
 def concept_map(g: nx.DiGraph, papers_of_concept: dict[str, list[str]], limit: int = LIMIT,
                 has_page: Callable[[str], bool] | None = None) -> ConceptMap:
-    """Choose and place the concepts; ``papers_of_concept``: each concept's papers (the mention edges)."""
+    """Choose and place the concepts; ``papers_of_concept``: each concept's papers (the mention edges).
+
+    When the placed map would open below MIN_ZOOM on a SCREEN-sized canvas (a layout that packs
+    badly: the concepts of one paper each, in a small corpus, form tight cliques), the least named
+    concepts are dropped and the rest placed again."""
     chosen, candidates = choose(g, limit, has_page)
-    if not chosen:
-        return ConceptMap([], [], candidates)
-    links = cooccurrence(chosen, papers_of_concept)
+    spots: list[Spot] = []
+    while chosen:
+        spots = _place(g, chosen, cooccurrence(chosen, papers_of_concept))
+        if _zoom(spots) >= MIN_ZOOM or len(chosen) <= MIN_DRAWN:
+            break
+        chosen = chosen[:max(MIN_DRAWN, int(len(chosen) * 0.85))]
+    links = cooccurrence(chosen, papers_of_concept) if chosen else {}
+    return ConceptMap(spots, _strongest(links, LINKS_PER_CONCEPT), candidates)
+
+
+def _place(g: nx.DiGraph, chosen: list[str], links: dict[tuple[str, str], float]) -> list[Spot]:
     top = g.nodes[chosen[0]].get("papers", 1)
     labels = {e: _label(g, e) for e in chosen}
     sizes = [_scale(g.nodes[e].get("papers", 1), top) for e in chosen]
@@ -106,9 +121,17 @@ def concept_map(g: nx.DiGraph, papers_of_concept: dict[str, list[str]], limit: i
     # A box's centre is below the dot's: vis-network draws a dot's label under it.
     offset = np.column_stack([np.zeros(len(chosen)), boxes[:, 1] / 2 - dots])
     xy = _separate(xy + offset, boxes) - offset
-    spots = [Spot(e, round(float(x), 1), round(float(y), 1), round(float(r), 1), _font(s), labels[e])
-             for e, (x, y), r, s in zip(chosen, xy, dots, sizes)]
-    return ConceptMap(spots, _strongest(links, LINKS_PER_CONCEPT), candidates)
+    return [Spot(e, round(float(x), 1), round(float(y), 1), round(float(r), 1), _font(s), labels[e])
+            for e, (x, y), r, s in zip(chosen, xy, dots, sizes)]
+
+
+def _zoom(spots: list[Spot]) -> float:
+    """The zoom at which the spots' boxes fit a SCREEN-sized canvas (the browser's fit)."""
+    left = min(s.x - _box_of(s.label, s.font, s.radius)[0] / 2 for s in spots)
+    right = max(s.x + _box_of(s.label, s.font, s.radius)[0] / 2 for s in spots)
+    top = min(s.y - s.radius for s in spots)
+    bottom = max(s.y - s.radius + _box_of(s.label, s.font, s.radius)[1] for s in spots)
+    return min(SCREEN[0] / max(right - left, 1.0), SCREEN[1] / max(bottom - top, 1.0))
 
 
 def cooccurrence(concepts: list[str], papers_of_concept: dict[str, list[str]]) -> dict[tuple[str, str], float]:
@@ -146,7 +169,7 @@ def _spring(concepts: list[str], links: dict[tuple[str, str], float]) -> dict[st
 
 def _separate(centres: np.ndarray, boxes: np.ndarray, rounds: int = 3000) -> np.ndarray:
     """Move boxes (centre x, y; width, height) apart until no two overlap: each round, every
-    overlapping pair is pushed apart along the axis it overlaps least, half each."""
+    overlapping pair is pushed apart, half each."""
     xy = centres.copy()
     n = len(xy)
     if n < 2:
@@ -164,13 +187,14 @@ def _separate(centres: np.ndarray, boxes: np.ndarray, rounds: int = 3000) -> np.
         hit = (over_x > 0) & (over_y > 0) & ~eye
         if not hit.any():
             break
-        # Wide labels side by side overlap least vertically: unbiased, the map would grow into a
-        # tower; pushing sideways a while longer keeps it a landscape, as screens are.
-        along_x = hit & (over_x <= over_y * ASPECT)
-        along_y = hit & ~along_x
-        # Each of a pair moves half the overlap (and a hair, so that they clear), away from the other.
-        push_x = np.where(along_x, np.sign(dx) * (over_x / 2 + 0.5), 0.0).sum(axis=1)
-        push_y = np.where(along_y, np.sign(dy) * (over_y / 2 + 0.5), 0.0).sum(axis=1)
+        # Apart along the line between their centres, each half the way that clears them (and a
+        # hair): the map keeps the layout's shape. Horizontal moves count ASPECT times cheaper, as
+        # labels are wide and screens wider than tall.
+        dist = np.hypot(dx, dy) + 1e-9
+        ux, uy = dx / dist, dy / dist
+        way = np.minimum(over_x / (np.abs(ux) * ASPECT + 1e-9), over_y / (np.abs(uy) + 1e-9))
+        way = np.where(hit, way / 2 + 0.5, 0.0)
+        push_x, push_y = (way * ux).sum(axis=1), (way * uy).sum(axis=1)
         # Damped: a box overlapped by several at once would be pushed past where it clears them.
         crowd = np.sqrt(np.maximum(1, hit.sum(axis=1)))
         xy[:, 0] += push_x / crowd

@@ -236,7 +236,7 @@ def overview(g: nx.DiGraph, corpus: str, budget: int = NODE_BUDGET,
     drawn = [s.id for s in cmap.spots]
     floor = g.nodes[drawn[-1]].get("papers", 0) if drawn else 0
     note = (f"The map draws the {len(drawn):,} concepts named by the most papers (each by ≥ {floor}) of "
-            f"{cmap.candidates:,} specific concepts shared by papers; generic ones (\u201cmodel\u201d, "
+            f"{cmap.candidates:,} specific concepts; generic ones (\u201cmodel\u201d, "
             f"\u201ctraining\u201d) are left out. Concepts named together sit together. "
             f"Search finds every paper and concept and opens its page.")
     if has_page is not None:
