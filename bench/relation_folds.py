@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg.evaluate import score_relation_docs  # noqa: E402
+from kg.extract.evaluation import score_relation_docs  # noqa: E402
 from kg.extract import Extractor, relations, training  # noqa: E402
 
 BENCH = ROOT.parent / "shared" / "bench"

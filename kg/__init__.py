@@ -1,10 +1,11 @@
 """kg: typed knowledge graphs of scientific abstracts.
 
-The library behind the `kg` command; a notebook uses the same calls::
+The library behind the `kg` command; a notebook holds a ``Build`` (docs/python.md)::
 
-    from kg import build, open_build
-    result = build("seeds/iclr2025_abstracts.txt")
-    b = open_build(result.path)
+    import kg
+    b = kg.build("seeds/iclr2025_abstracts.txt")   # or kg.open_build("exports/iclr2025_abstracts")
+    b.query("top_methods")                         # rows as dicts
+    b.related("ThinK", k=5, by="method")           # related papers, with the concepts shared
 """
 from __future__ import annotations
 
@@ -15,14 +16,16 @@ __version__ = "0.1.0"
 
 # Imported on first use, so `kg query` does not pay for what `kg build` needs.
 _LAZY = {
-    "Build": "kg.builds", "open_build": "kg.builds",
-    "BuildOptions": "kg.builds.pipeline", "BuildResult": "kg.builds.pipeline", "build": "kg.builds.pipeline",
+    "Build": "kg.builds", "Found": "kg.builds", "build": "kg.builds", "open_build": "kg.builds",
+    "BuildOptions": "kg.builds.options", "BuildResult": "kg.builds.pipeline", "KgError": "kg.errors",
 }
-__all__ = ["Build", "BuildOptions", "BuildResult", "__version__", "build", "open_build"]
+__all__ = ["Build", "BuildOptions", "BuildResult", "Found", "KgError", "__version__", "build", "open_build"]
 
 if TYPE_CHECKING:
-    from kg.builds import Build, open_build
-    from kg.builds.pipeline import BuildOptions, BuildResult, build
+    from kg.builds import Build, Found, build, open_build
+    from kg.builds.options import BuildOptions
+    from kg.builds.pipeline import BuildResult
+    from kg.errors import KgError
 
 
 def __getattr__(name: str):

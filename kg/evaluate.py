@@ -14,6 +14,9 @@ Per abstract, gold and predictions are *sets* of (normalized text, type).
 
 Precision, recall and F1 are micro-averaged over all abstracts, overall
 (Method + Task + Dataset) and per type (Metric too).
+
+Scoring only: it sits below the extractor, which its training scores with; running the extractor
+on a gold file and scoring it (``kg eval``) is kg.extract.evaluation's.
 """
 from __future__ import annotations
 
@@ -23,7 +26,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kg.corpus.scierc import PTB_TOKENS
-from kg.errors import KgError
 from kg.records import ENTITY_TYPES
 from kg.text.words import DETERMINERS
 
@@ -230,73 +232,6 @@ def format_table(report: dict) -> str:
         lines.append(row(t, r, r["gold"], r["predicted"]))
     lines.append(row("micro (M+T+D)", report["micro"], report["gold"], report["predicted"]))
     return "\n".join(lines)
-
-
-def evaluate(gold_path, extractor=None, match: str = "exact", progress: bool = False) -> dict:
-    """Run the extractor on the abstracts of a gold file and score it (``kg eval``)."""
-    return evaluate_many(gold_path, extractor, (match,), progress)[match]
-
-
-def evaluate_many(gold_path, extractor=None, matches: Sequence[str] = MATCH_MODES,
-                  progress: bool = False) -> dict[str, dict]:
-    """Like ``evaluate`` for several match modes from one extraction run."""
-    from kg.records import Paper
-    from kg.corpus.scierc import read_gold
-
-    docs = list(read_gold(gold_path))
-    if not docs:
-        raise KgError(f"{gold_path}: no gold documents (expected SciERC or generic gold JSON Lines)")
-    if extractor is None:
-        from kg.extract import Extractor
-        extractor = Extractor()
-    papers = [Paper(id=d.doc_key, title=d.doc_key, abstract=d.text, text=d.text, source=d.source)
-              for d in docs]
-    preds = [[(m.text, m.type) for m in ex.mentions] for ex in extractor.extract(papers, progress=progress)]
-    golds = [[(e.text, e.type) for e in d.entities] for d in docs]
-    return {m: score(golds, preds, m) for m in matches}
-
-
-def evaluate_relations(gold_path, extractor=None, matches: Sequence[str] = MATCH_MODES,
-                       progress: bool = False) -> dict[str, dict]:
-    """Relations scored two ways (``kg eval --relations``): ``end_to_end``, the extractor's own
-    entities and relations; ``gold_entities``, the relation model given the gold entities, which
-    isolates it. Each holds a ``score_relations`` report per match mode (relations between the
-    reported types only)."""
-    from kg.corpus.scierc import read_gold
-
-    docs = list(read_gold(gold_path))
-    if not docs:
-        raise KgError(f"{gold_path}: no gold documents (expected SciERC JSON Lines)")
-    if not any(d.relations for d in docs):
-        raise KgError(f"{gold_path}: no gold relations to score (SciERC's JSON Lines have them)")
-    return score_relation_docs(docs, extractor, matches, progress)
-
-
-def score_relation_docs(docs, extractor=None, matches: Sequence[str] = MATCH_MODES,
-                        progress: bool = False) -> dict[str, dict]:
-    """``evaluate_relations`` for gold documents already read (kg.corpus.scierc.ScierDoc)."""
-    from kg.extract import relation_training, tagger
-    from kg.records import Paper
-
-    if extractor is None:
-        from kg.extract import Extractor
-        extractor = Extractor()
-    model = tagger.load(extractor.model)
-    if model.relations is None:
-        raise KgError(f"{extractor.model}: the tagger has no relation model (`kg train-relations` adds one)")
-    papers = [Paper(id=d.doc_key, title=d.doc_key, abstract=d.text, text=d.text, source=d.source) for d in docs]
-    predicted = []
-    for ex in extractor.extract(papers, progress=progress):
-        ms = ex.mentions
-        predicted.append([(ms[r.head].text, ms[r.head].type, ms[r.tail].text, ms[r.tail].type, r.label)
-                          for r in ex.relations])
-    # Gold entities given: all of them, SciERC's unscored types too, as the model was trained.
-    items = relation_training.doc_sentences(model, docs, model.relations.config, labelled=False,
-                                            pair_types=REPORTED_TYPES)
-    given = relation_training.predicted_relations(model.relations, items)
-    golds = [relation_training.gold_relations(d) for d in docs]
-    return {"end_to_end": {m: score_relations(golds, predicted, m) for m in matches},
-            "gold_entities": {m: score_relations(golds, given, m) for m in matches}}
 
 
 def format_relations_table(reports: dict[str, dict]) -> str:

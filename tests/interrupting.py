@@ -182,7 +182,7 @@ def crash_build(corpus: str, out: str, crash_at: int, action: str = "kill") -> N
     import shutil
 
     from kg import builds
-    from kg.builds import pipeline
+    from kg.builds import folder, pipeline
     from kg.records import Extraction
 
     steps = 0
@@ -202,7 +202,7 @@ def crash_build(corpus: str, out: str, crash_at: int, action: str = "kill") -> N
             return real(*args, **kwargs)
         return wrapped
 
-    real_swap = builds.swap_in
+    real_swap = folder.swap_in
 
     def swap_in(new: Path, o: Path) -> None:
         os.replace, shutil.rmtree = step(real_replace), step(real_rmtree)
@@ -211,7 +211,7 @@ def crash_build(corpus: str, out: str, crash_at: int, action: str = "kill") -> N
         finally:
             os.replace, shutil.rmtree = real_replace, real_rmtree
 
-    builds.swap_in = swap_in
+    folder.swap_in = swap_in  # what kg.builds.folder.writing calls
     options = pipeline.BuildOptions(out=Path(out), views=False, related_k=0, cache_dir=None)
     pipeline.build(corpus, options, extract=lambda c, o: ([Extraction(p.id) for p in c.papers], 0))
 

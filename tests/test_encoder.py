@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from kg.extract.encoder import EncoderConfig, Layer, WordPieces, additive_mask, load_encoder
-from kg.extract.tagger import base_path
+from kg.extract.encoder import EncoderConfig, Layer, WordPieces, additive_mask, base_path, load_encoder
 
 transformers = pytest.importorskip("transformers")
 pytestmark = pytest.mark.slow  # torch, transformers and the MiniLM weights, compared bit for bit

@@ -136,7 +136,7 @@ def test_batching_and_workers_do_not_change_output():
 def test_modern_gold_partial_f1():
     """Hand-annotated modern-ML abstracts (written for this test, not the seeds): 0.794 partial micro F1
     today (docs/extraction.md); a drop of more than ~4 points fails."""
-    from kg.evaluate import evaluate
+    from kg.extract.evaluation import evaluate
 
     report = evaluate(ROOT / "tests" / "data" / "modern_gold.jsonl", Extractor(use_keybert=False), "partial")
     assert report["documents"] == 6
@@ -147,7 +147,7 @@ def test_modern_gold_partial_f1():
 def test_independent_modern_gold_partial_f1():
     """14 modern-ML abstracts written and annotated by a session that never saw the extractor
     (conventions: tests/data/modern_gold_independent.md). Issue 3's bar for such abstracts is 0.50."""
-    from kg.evaluate import evaluate
+    from kg.extract.evaluation import evaluate
 
     report = evaluate(ROOT / "tests" / "data" / "modern_gold_independent.jsonl", Extractor(use_keybert=False),
                       "partial")
@@ -162,7 +162,7 @@ BENCH = ROOT.parent / "shared" / "bench" / "scierc"
 @pytest.mark.skipif(not (BENCH / "dev.json").exists(), reason="../shared/bench/scierc is absent (not a developer machine)")
 def test_scierc_dev_does_not_regress():
     """docs/extraction.md reports 0.636 exact / 0.745 partial on dev; a drop of more than ~2 points fails."""
-    from kg.evaluate import evaluate_many
+    from kg.extract.evaluation import evaluate_many
 
     r = evaluate_many(BENCH / "dev.json", Extractor(use_keybert=False))
     assert r["exact"]["documents"] == 50

@@ -178,7 +178,7 @@ def test_a_ctrl_c_during_the_swap_lets_it_finish(tmp_path, monkeypatch):
                     os.kill(os.getpid(), signal.SIGINT)
                 return real(path, *args, **kwargs)
 
-            monkeypatch.setattr(builds.shutil, "rmtree", rmtree)
+            monkeypatch.setattr(shutil, "rmtree", rmtree)
         try:
             with builds.writing(out) as tmp:
                 (tmp / builds.GRAPH_JSON).write_text(text)

@@ -62,7 +62,7 @@ from kg.text.words import DETERMINERS
 from kg.text.words import NO_CONCEPT_ALONE as GENERIC
 
 if TYPE_CHECKING:
-    from kg.builds import Build
+    from kg.layout import BuildFolder as Build
 
 KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
 # ``--by`` facets: the entity type whose concepts a faceted ranking compares.

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 import networkx as nx
 
 from kg import schema
-from kg.builds import Manifest
+from kg.layout import Manifest
 from kg.records import ENTITY_TYPES
 from kg.graph import entities_of
 from kg.schema import GENERIC

@@ -1,372 +1,172 @@
-"""A build folder's life: its layout and manifest, finding it, and replacing it whole.
+"""A build folder as a notebook holds it: ``Build`` (``kg.open_build``, ``kg.build``), whose methods
+read, query and rank what a build holds, add papers to it and export it.
 
-Layout of ``exports/<corpus name>/``::
-
-    build.json      the manifest (``Manifest``): corpus, counts, kg version, time; written last
-    graph.json      node-link JSON of the NetworkX graph (the source of truth)
-    graph.graphml   the same graph as GraphML (lists as JSON text)
-    store           the embedded LadybugDB database (one file)
-    records/        the papers and their extractions as Parquet shards (kg.builds.shards): what `kg add` adds to
-    index.html      the interactive overview (pyvis)
-    trends.html     concepts rising and falling over the years (corpora of two years or more)
-    views/          per-paper and per-concept pages (``page_name``), their scripts in views/lib/
-    neo4j-import/, neo4j.cypher   exports kg writes there by default
-
-A build is written into a hidden sibling folder (``.NAME.new-<pid>-*``) and swapped in whole
-(``writing``), so a reader always finds one complete build: the previous one until the swap,
-then the new one. This module imports none of the stages that write into a folder.
+The folder's layout (file names, ``Manifest``, page names) is the contract kg.layout; where a
+build is and how one is replaced whole, kg.builds.folder; both are re-exported here. The
+modules of this package that write a build (pipeline, adding, shards, cache) import those two,
+never this one, and ``Build``'s methods import the stages they call when called: opening a
+build costs nothing of them, and no import runs in a circle.
 """
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
-import os
-import re
-import shutil
-import tempfile
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from kg.builds.folder import (FolderChecks, built_from, check_replaceable, find_build, make_parent, output_path,
+                              previous, recover, swap_in, swap_lock, writing)
 from kg.errors import KgError
-from kg.util.signals import deferred_sigint
+from kg.layout import (ASSET_FILE, BUILD_ENTRIES, DEFAULT_EXPORTS, GRAPH_JSON, GRAPH_ML, INDEX_HTML, MANIFEST,
+                       MAP_HTML, NEO4J_IMPORT, NEO4J_SCRIPT, PAGE_DIGESTS, PAGE_FILE, RECORDS, STORE, THEMES_JS,
+                       TRENDS_HTML, VIEWS, Manifest, is_build, page_name)
 
 if TYPE_CHECKING:
     import networkx as nx
 
+    from kg.analysis.related import RelatedPaper
+    from kg.analysis.stats import BuildStats
     from kg.analysis.trends import Trends
+    from kg.builds.adding import AddResult
+    from kg.builds.options import BuildOptions
+    from kg.builds.pipeline import BuildResult
 
-MANIFEST = "build.json"
-GRAPH_JSON = "graph.json"
-GRAPH_ML = "graph.graphml"
-STORE = "store"
-INDEX_HTML = "index.html"
-MAP_HTML = "map.html"  # the corpus map: papers grouped by research theme
-TRENDS_HTML = "trends.html"  # concepts rising and falling over the years (kg.view.trendspage)
-VIEWS = "views"
-PAGE_DIGESTS = "pages.json"  # in views/: what each page shows, as a digest (kg.view.write_views)
-THEMES_JS = "themes.js"  # in views/: each paper's research theme, which the pages read (kg.view.write_themes)
-NEO4J_IMPORT = "neo4j-import"
-NEO4J_SCRIPT = "neo4j.cypher"
-RECORDS = "records"  # kg.builds.shards.RECORDS, named here so that this module imports no stage
-DEFAULT_EXPORTS = Path("exports")
-# What a build folder holds: its outputs and the exports kg writes into it by default.
-BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, RECORDS, INDEX_HTML, MAP_HTML, TRENDS_HTML, VIEWS,
-                           NEO4J_IMPORT, NEO4J_SCRIPT})
+__all__ = [
+    "Build", "Found", "build", "open_build",
+    # kg.layout
+    "ASSET_FILE", "BUILD_ENTRIES", "DEFAULT_EXPORTS", "GRAPH_JSON", "GRAPH_ML", "INDEX_HTML", "MANIFEST", "MAP_HTML",
+    "NEO4J_IMPORT", "NEO4J_SCRIPT", "PAGE_DIGESTS", "PAGE_FILE", "RECORDS", "STORE", "THEMES_JS", "TRENDS_HTML",
+    "VIEWS", "Manifest", "is_build", "page_name",
+    # kg.builds.folder
+    "FolderChecks", "built_from", "check_replaceable", "find_build", "make_parent", "output_path", "previous",
+    "recover", "swap_in", "swap_lock", "writing",
+]
 
 
 @dataclass(frozen=True)
-class Manifest:
-    """What ``build.json`` says about a build. Fields a manifest lacks (one written by an older
-    kg, or by hand) read as empty."""
+class Found:
+    """What ``Build.find`` found: a paper or a concept of the build, by its id."""
 
-    name: str = ""  # the corpus's name, shown on the pages
-    corpus: str = ""  # the corpus file, an absolute path (as typed, before 2026-12-03)
-    created: str = ""  # ISO time, UTC
-    kg_version: str = ""
-    papers: int = 0
-    skipped: int = 0  # records of the corpus not read (each has a warning)
-    merged_duplicates: int = 0
-    entities: dict[str, int] = field(default_factory=dict)  # per entity type
-    relationships: dict[str, int] = field(default_factory=dict)  # per relationship type
-    resolution: str = ""  # how entity resolution merged surface forms, in one line
-    related_k: int = 0  # RELATED_TO links stored per paper
-    model: str = ""  # the entity tagger: "shipped", or the folder given to --model
-    related_version: str | None = None  # the ranking that stored them (kg.analysis.related.ranking_version)
-    keybert: bool = True  # whether key concepts were ranked with KeyBERT (`kg add` extracts as the build did)
-    extractor: str = ""  # the extractor's version (kg.extract.Extractor.version); "" if not known
-    added: list[str] = field(default_factory=list)  # corpora `kg add` added since the build, absolute paths
-    warnings: list[str] = field(default_factory=list)  # every warning about the input
-    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
-
-    @classmethod
-    def from_json(cls, data: object) -> Manifest:
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-        return cls(**{f.name: data[f.name] for f in dataclasses.fields(cls) if f.name in data})
-
-    def to_json(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def read(cls, build_dir: Path) -> Manifest:
-        path = Path(build_dir) / MANIFEST
-        try:
-            return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
-        except (ValueError, TypeError) as exc:
-            raise KgError(f"{path}: not a kg build manifest ({exc})") from None
-
-    def write(self, build_dir: Path) -> None:
-        text = json.dumps(self.to_json(), indent=2, ensure_ascii=False)
-        (Path(build_dir) / MANIFEST).write_text(text, encoding="utf-8")
+    kind: str  # "paper" or "concept"
+    id: str
+    name: str  # the paper's title, or the concept's name
 
 
 @dataclass(frozen=True)
 class Build:
-    """A build folder on disk, as the commands read it."""
+    """A build folder on disk: what the commands read and what a notebook holds
+    (``kg.open_build(path)``, or what ``kg.build(corpus)`` returns). Each call reads the folder afresh:
+    another build or ``add`` may have replaced it meanwhile."""
 
     path: Path
+    # What ``kg.build`` ran (the corpus read, the graph in memory, timings); None for a build opened.
+    result: BuildResult | None = field(default=None, compare=False, repr=False)
 
     @property
     def manifest(self) -> Manifest:
-        """Read afresh on each call: another build may have replaced the folder meanwhile."""
         return Manifest.read(self.path)
 
     @property
     def store_path(self) -> Path:
         return self.path / STORE
 
-    def graph(self) -> nx.DiGraph:
+    def graph(self) -> nx.MultiDiGraph:
+        """The graph (NetworkX), as ``graph.json`` holds it."""
         from kg.graph.io import read_json
 
         return read_json(self.path / GRAPH_JSON)
 
-    def trends(self, **options) -> Trends:
-        """Concepts rising, falling and emerging over the build's years (``kg.analysis.trends.trends``
-        takes the options: ``type``, ``top``, ``task``, ``from_year``, ``to_year``, ``include_generic``)."""
+    def query(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
+        """The rows of a read-only Cypher query on the build's embedded store, one dict a row (a
+        list ``pandas.DataFrame`` takes as it is). ``cypher``: a statement, a ``.cypher`` file, or
+        a ready query's name (``"top_methods"``); ``params`` fill its ``$names``."""
+        from kg.store.querying import read_rows
+
+        return read_rows(self.store_path, cypher, params).records()
+
+    def find(self, text: str) -> list[Found]:
+        """The paper and the concept ``text`` names, by the rules `kg related` and `kg view` use: a
+        paper by its id, title words or a concept it names; a concept by its id, name or an alias.
+        A KgError when it names neither (or several of one kind), saying why."""
+        from kg.analysis.related import find_paper
+        from kg.view.names import find_concept
+
+        g = self.graph()
+        found, errors = [], []
+        for kind, lookup, attr in (("paper", find_paper, "title"), ("concept", find_concept, "name")):
+            try:
+                node = lookup(g, text)
+            except KgError as exc:
+                errors.append(str(exc))
+            else:
+                found.append(Found(kind, node, g.nodes[node].get(attr) or node))
+        if not found:
+            raise KgError("; ".join(errors))
+        return found
+
+    def related(self, paper: str, k: int = 10, by: str | None = None) -> list[RelatedPaper]:
+        """The ``k`` papers sharing the most specific concepts with ``paper`` (an id, title words or
+        a concept it names), each with its score and the concepts shared; ``by``: "method", "task"
+        or "dataset", to compare that facet's concepts only (`kg related --by`)."""
+        from kg.analysis.related import related_in_build
+
+        return related_in_build(self, paper, k, by)[2]
+
+    def stats(self, top: int = 5, everything: bool = False) -> BuildStats:
+        """What the build holds (`kg stats`): counts, and the ``top`` entities of each type by papers;
+        ``everything``: generic concepts too."""
+        from kg.analysis.stats import build_stats
+
+        return build_stats(self.graph(), self.manifest, top=top, everything=everything)
+
+    def trends(self, type: str | None = None, top: int = 10, task: str | None = None, from_year: int | None = None,
+               to_year: int | None = None, include_generic: bool = False) -> Trends:
+        """Concepts rising, falling and emerging over the build's years (`kg trends`); a KgError
+        says why when its papers do not span two years."""
         from kg.analysis.trends import trends
 
-        return trends(self.graph(), **options)
+        return trends(self.graph(), type=type, top=top, task=task, from_year=from_year, to_year=to_year,
+                      include_generic=include_generic)
 
+    def add(self, corpus: Path | str, options: BuildOptions | None = None, **settings: Any) -> AddResult:
+        """Add the papers of ``corpus`` the build lacks (`kg add`) and swap the new build in here.
+        ``options``, or ``BuildOptions``' fields as keywords (``workers=1``), say how to extract."""
+        from kg.builds.adding import add
+        from kg.builds.options import BuildOptions
 
-def is_build(path: Path) -> bool:
-    """Whether ``path`` holds a complete build (the manifest is written last)."""
-    return (path / MANIFEST).is_file() and (path / GRAPH_JSON).is_file()
+        options = dataclasses.replace(options or BuildOptions(), **settings)
+        return add(corpus, self.path, options)
+
+    def export(self, format: str, out: Path | str | None = None) -> Path:
+        """Write the graph for Neo4j (`kg export`): ``format`` "cypher" (a script for cypher-shell)
+        or "neo4j-import" (CSVs for neo4j-admin), to ``out`` (default: in the build folder, which
+        the next build replaces). Returns what was written."""
+        from kg.export import cypher_script, neo4j_import
+        from kg.export.rows import export_graph
+
+        writers = {"cypher": (NEO4J_SCRIPT, cypher_script.write_script),
+                   "neo4j-import": (NEO4J_IMPORT, neo4j_import.write_import)}
+        if format not in writers:
+            raise KgError(f"unknown export format {format!r}; one of {', '.join(writers)}")
+        default, write = writers[format]
+        path = Path(out) if out is not None else self.path / default
+        write(export_graph(self.graph()), path)
+        return path
 
 
 def open_build(path: Path | str | None = None, exports: Path = DEFAULT_EXPORTS) -> Build:
-    """The build at ``path``, or the most recent build under ``exports``."""
-    if path is not None:
-        path = Path(path)
-        if not path.exists() and is_build(previous(path)):
-            # A build's swap was cut, or is under way this instant: read the previous build
-            # where it is. Readers never rename; the next build puts it back (recover()).
-            return Build(previous(path))
-        if not is_build(path):
-            if not path.exists():
-                raise KgError(f"{path}: no such build folder (make one with `kg build CORPUS --out {path}`)")
-            raise KgError(f"{path}: not a kg build folder (no {MANIFEST} and {GRAPH_JSON}); --db takes the "
-                          f"folder `kg build` wrote, such as {DEFAULT_EXPORTS}/NAME")
-        return Build(path)
-    # Hidden folders are builds under way or killed (.NAME.new-*) or kept during a swap
-    # (.NAME.old): never a build of their own. A cut swap's .old is found through NAME.
-    builds = []
-    if exports.is_dir():
-        names = {p.name for p in exports.iterdir() if not p.name.startswith(".")}
-        names |= {p.name[1:-4] for p in exports.glob(".*.old")}
-        builds = [b for b in (_readable(exports / n) for n in sorted(names)) if b is not None]
-    if not builds:
-        raise KgError(f"no build found under {exports}/ (run `kg build CORPUS` first, or pass --db BUILD_DIR)")
-    return max(builds, key=lambda b: (b.path / MANIFEST).stat().st_mtime)
+    """The build at ``path``, or the most recent build under ``exports`` (``kg.open_build``)."""
+    return Build(find_build(path, exports))
 
 
-def _readable(path: Path) -> Build | None:
-    if is_build(path):
-        return Build(path)
-    if not path.exists() and is_build(previous(path)):
-        return Build(previous(path))
-    return None
+def build(corpus: Path | str, options: BuildOptions | None = None, **settings: Any) -> Build:
+    """Build the graph of ``corpus`` (`kg build`) and return the build written, holding the run's
+    result (``.result``: the corpus read, the graph, timings). ``options``, or ``BuildOptions``'
+    fields as keywords (``out="exports/mine"``, ``workers=1``), say how; the defaults are `kg build`'s."""
+    from kg.builds.options import BuildOptions
+    from kg.builds.pipeline import build as run
 
-
-def output_path(path: Path | str) -> Path:
-    """``path`` made absolute and without "." or "..": a build is written beside its folder
-    (``.NAME.new-*``, ``.NAME.lock``), which needs the folder's real name, and "." has none."""
-    return Path(os.path.abspath(path))
-
-
-def make_parent(path: Path) -> None:
-    """Create the folder the build folder goes in, or say in one line why it cannot be."""
-    try:
-        file = next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), None)
-    except PermissionError:  # a folder on the way cannot be entered
-        raise KgError(f"{path.parent}: cannot hold the build folder (Permission denied); give another --out") from None
-    if file is not None:
-        raise KgError(f"{file}: is a file, so it cannot hold the build folder; give another --out")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise KgError(f"{path.parent}: cannot hold the build folder ({e.strerror or e}); give another --out") from None
-    if not os.access(path.parent, os.W_OK | os.X_OK):  # else found only at the end, after the extraction
-        raise KgError(f"{path.parent}: cannot hold the build folder (Permission denied); give another --out")
-
-
-# Tells whether a folder a stage of kg writes into a build (its name the key) holds only that
-# stage's files: given by the caller, so that this module imports none of the stages.
-FolderChecks = Mapping[str, Callable[[Path], bool]]
-
-
-def check_replaceable(path: Path, folders: FolderChecks = {}) -> None:
-    """Refuse to write a build over anything but a kg build or an empty folder: a build
-    replaces its folder whole, and a user's own files there would be deleted with it.
-    ``folders`` tells kg's own subfolders (``{"neo4j-import": is_import_folder}``) from a user's."""
-    try:
-        _check_replaceable(path, folders)
-    except PermissionError:  # a folder on the way cannot be entered: stat itself fails
-        raise KgError(f"{path}: cannot be reached (Permission denied); give another --out") from None
-
-
-def _check_replaceable(path: Path, folders: FolderChecks) -> None:
-    if path.is_symlink():  # the swap would replace the link, not the folder it names
-        raise KgError(f"{path}: is a symbolic link; give the folder it points to as --out")
-    if path.exists() and not path.is_dir():
-        raise KgError(f"{path}: is a file; --out takes a folder (a new one, or an earlier kg build)")
-    if path.is_dir() and not is_build(path) and any(path.iterdir()):
-        raise KgError(f"{path}: is a folder that is not a kg build; kg replaces its --out folder whole, "
-                      f"so give a new or empty folder, or an earlier build's")
-    if is_build(path):
-        foreign = _foreign_files(path, folders)
-        if foreign:
-            raise KgError(f"{path}: the build folder also holds {', '.join(foreign[:3])}"
-                          f"{' and more' if len(foreign) > 3 else ''}, which the new build would delete; "
-                          f"move them out first, or give another --out")
-
-
-@lru_cache(maxsize=1 << 17)  # a build links each node from many pages
-def page_name(kind: str, node_id: str) -> str:
-    """A page's file name under views/: readable, filesystem-safe and unique, ``paper-<slug>-<hash>.html``
-    (``kind`` is "paper" or "concept"). The hash keeps ids that slug alike ("A/B" and "A-B") apart."""
-    slug = re.sub(r"[^a-z0-9]+", "-", node_id.lower()).strip("-")[:60] or "node"
-    digest = hashlib.sha1(node_id.encode("utf-8")).hexdigest()[:8]
-    return f"{kind}-{slug}-{digest}.html"
-
-
-# The files under views/ that kg wrote: pages named by page_name (or being written, .tmp), their
-# digests (PAGE_DIGESTS), the papers' themes (THEMES_JS), and scripts and styles in views/lib/.
-PAGE_FILE = re.compile(r"(?:paper|concept)-[a-z0-9-]*-[0-9a-f]{8}\.html(?:\.tmp)?")
-ASSET_FILE = re.compile(r"[\w.-]+\.(?:js|css)")
-
-
-def _foreign_files(build: Path, folders: FolderChecks) -> list[str]:
-    """Paths in a build folder that kg did not write, relative to it."""
-    # The store's engine may leave files beside it; macOS leaves .DS_Store anywhere.
-    known = BUILD_ENTRIES | {f"{STORE}.{x}" for x in ("wal", "lock", "shadow", "tmp")} | {".DS_Store"}
-    out = [p.name for p in build.iterdir() if p.name not in known]
-    views = build / VIEWS
-    if views.is_dir():
-        for p in views.iterdir():
-            if p.name == "lib" and p.is_dir():
-                out += [f"{VIEWS}/lib/{q.name}" for q in p.iterdir() if not ASSET_FILE.fullmatch(q.name)]
-            elif not ((PAGE_FILE.fullmatch(p.name) or p.name.removesuffix(".tmp") in (PAGE_DIGESTS, THEMES_JS)) and p.is_file()) \
-                    and p.name != ".DS_Store":
-                out.append(f"{VIEWS}/{p.name}")
-    for name, is_kgs in folders.items():
-        folder = build / name
-        if folder.is_dir() and any(folder.iterdir()) and not is_kgs(folder):
-            out.append(f"{name}/ (files kg did not write)")
-    return sorted(out)
-
-
-def previous(path: Path) -> Path:
-    """Where a build's swap keeps the previous build until the new one is in place."""
-    return path.with_name(f".{path.name}.old")
-
-
-def recover(path: Path) -> None:
-    """Put the previous build back if a swap was cut between its two renames (writers only)."""
-    old = previous(path)
-    if not path.exists() and is_build(old):
-        old.rename(path)
-
-
-def built_from(out: Path) -> str | None:
-    """The corpus (an absolute path) an earlier build in ``out`` was made from, if known."""
-    try:
-        corpus = Manifest.read(out).corpus
-    except (OSError, KgError):
-        return None
-    # Manifests before 2026-12-03 kept the path as typed, relative to a folder now unknown.
-    return corpus if isinstance(corpus, str) and Path(corpus).is_absolute() else None
-
-
-# --- writing a build ---------------------------------------------------------------------------
-
-@contextmanager
-def writing(out: Path, folders: FolderChecks = {}, check: Callable[[Path], None] | None = None) -> Iterator[Path]:
-    """A fresh hidden folder beside ``out`` to write a build into, swapped in for ``out`` when the
-    block ends (the block writes the manifest last) and deleted if the block fails or is
-    interrupted, leaving the previous build as it was.
-
-    ``check(out)`` runs under the swap lock just before the swap and may raise to cancel it:
-    ``kg add`` makes sure the build it added to is still the one there."""
-    out = output_path(out)
-    make_parent(out)
-    _remove_dead_builds(out)
-    # The writer's pid in the name tells a later build whether this folder is still being written.
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-{os.getpid()}-", dir=out.parent))
-    tmp.chmod(0o777 & ~_umask())  # mkdtemp makes it 0700; a build folder is as readable as any other
-    try:
-        yield tmp
-        if not is_build(tmp):
-            raise RuntimeError(f"{tmp}: the build written has no {MANIFEST} and {GRAPH_JSON}")
-        with swap_lock(out):
-            check_replaceable(out, folders)  # again: something may have appeared there meanwhile
-            if check is not None:
-                check(out)
-            # Once begun, the swap ends: a Ctrl-C during it (say while the previous build is
-            # deleted) is dropped, since the new build is in place or about to be, and saying
-            # "left as it was" would be wrong.
-            with deferred_sigint():
-                swap_in(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
-def swap_in(new: Path, out: Path) -> None:
-    """Replace ``out`` by ``new``; at every instant one complete build is on disk."""
-    old = previous(out)
-    # A swap cut earlier may have left the previous build only at .old: put it back
-    # before anything is deleted, or a second cut swap would leave no build at all.
-    recover(out)
-    if old.exists():
-        shutil.rmtree(old)
-    if out.exists():
-        os.replace(out, old)
-    os.replace(new, out)
-    shutil.rmtree(old, ignore_errors=True)
-
-
-@contextmanager
-def swap_lock(out: Path) -> Iterator[None]:
-    """One swap into ``out`` at a time: two builds into one folder take turns at the end
-    (interleaved, one's rename back of .NAME.old would break the other's)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX; swaps are not serialised there
-        yield
-        return
-    with open(out.parent / f".{out.name}.lock", "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
-def _remove_dead_builds(out: Path) -> None:
-    """Delete the temporary folders of builds into ``out`` whose process is gone (killed hard:
-    SIGKILL or a power cut leave no chance to clean up). Folders of live builds stay."""
-    for d in out.parent.glob(f".{out.name}.new-*"):
-        pid = d.name[len(out.name) + 6:].split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(d, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: alive
-        return True
-    return True
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    if "out" in settings and settings["out"] is not None:
+        settings["out"] = Path(settings["out"])
+    result = run(corpus, dataclasses.replace(options or BuildOptions(), **settings))
+    return Build(result.path, result)

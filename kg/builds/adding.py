@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from kg import builds
-from kg.builds import shards
+from kg import layout
+from kg.builds import folder, shards
 from kg.corpus import Corpus, read_corpus
 from kg.corpus.papers import normalized
 from kg.errors import KgError
@@ -54,7 +54,7 @@ class AddResult:
     seconds: float = 0.0
 
 
-def options_of(manifest: builds.Manifest, base: BuildOptions) -> BuildOptions:
+def options_of(manifest: layout.Manifest, base: BuildOptions) -> BuildOptions:
     """``base`` with the settings the build was made with: an add extracts and ranks as it did."""
     model = None if manifest.model in ("", "shipped") else Path(manifest.model)
     if model is not None and not model.is_dir():
@@ -66,7 +66,7 @@ def options_of(manifest: builds.Manifest, base: BuildOptions) -> BuildOptions:
 def add(
     corpus_path: Path | str,
     db: Path | str | None = None,
-    options: BuildOptions = BuildOptions(),
+    options: BuildOptions | None = None,
     extract: Callable[[Corpus, BuildOptions], tuple[list[Extraction], int]] = extract_corpus,
     warn: Callable[[str], None] | None = None,
     all_pages: bool = False,
@@ -77,20 +77,21 @@ def add(
     ``all_pages``: write every page afresh, not only those the new papers change (a page whose
     digest is unchanged is linked from the earlier build: ``kg.view.write_views``)."""
     t0 = time.perf_counter()
-    build = builds.open_build(db)
-    path = builds.output_path(build.path)
+    options = options or BuildOptions()
+    found = folder.find_build(db)
+    path = folder.output_path(found)
     if path.name.startswith(".") and path.name.endswith(".old"):
         # A swap was cut between its renames (or is under way): a writer puts the build back
         # first, under the swap lock, so as not to undo a swap that is under way.
         path = path.with_name(path.name[1:-4])
-        with builds.swap_lock(path):
-            builds.recover(path)
-        build = builds.open_build(path)
+        with folder.swap_lock(path):
+            folder.recover(path)
+        found = folder.find_build(path)
     # The stamp first: if another build is swapped in while this one reads the manifest and the
     # records, the check before the swap sees it.
-    stamp = _stamp(build.path)
-    manifest = build.manifest
-    records = build.path / shards.RECORDS
+    stamp = _stamp(found)
+    manifest = layout.Manifest.read(found)
+    records = found / shards.RECORDS
     if not shards.shard_paths(records):
         raise KgError(f"{path}: has no {shards.RECORDS}/ (built before `kg add` existed, or written by hand); "
                       f"build it again with `kg build` to add to it")
@@ -136,7 +137,7 @@ def add(
     t = time.perf_counter()
     try:
         write_build(out, dataclasses.replace(options, out=path), related, check=lambda _: _unchanged(path, stamp),
-                    keep_pages_from=None if all_pages else build.path / builds.VIEWS)
+                    keep_pages_from=None if all_pages else found / layout.VIEWS)
     except OSError:
         _unchanged(path, stamp)  # the build's files went from under the add: say why, in one line
         raise
@@ -169,7 +170,7 @@ def _new_papers(corpus: Corpus, held: list[Paper]) -> tuple[list[Paper], list[Pr
 
 def _stamp(build_dir: Path) -> tuple[int, int]:
     """Tells one build from the next in its folder: a swap puts in a new manifest file."""
-    st = os.stat(build_dir / builds.MANIFEST)
+    st = os.stat(build_dir / layout.MANIFEST)
     return st.st_ino, st.st_mtime_ns
 
 

@@ -14,33 +14,15 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg import __version__, builds, schema
-from kg.builds import shards
+from kg import __version__, layout, schema
+from kg.builds import folder, shards
 from kg.corpus import Corpus, read_corpus
 from kg.graph import build_graph
 from kg.graph.io import write_graphml, write_json
-from kg.builds.machine import default_workers
+from kg.builds.options import BuildOptions
 from kg.records import ENTITY_TYPES, Extraction, Paper
 from kg.concepts import Resolution, find_concepts
 from kg.store import store_written_meanwhile
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """How ``build`` runs: ``kg build``'s options."""
-
-    out: Path | None = None  # default: exports/<corpus name>
-    use_keybert: bool = True
-    model: Path | None = None  # a tagger folder from `kg train`; None: the shipped one
-    related_k: int = 10  # RELATED_TO edges stored per paper; `kg related -k K<=this` reads them
-    views: bool = True
-    workers: int = field(default_factory=default_workers)  # the usable cores, bounded by memory (kg.builds.machine)
-    cache_dir: Path | None = None  # extraction cache; None disables it
-    progress: bool = False
-    format: str | None = None  # the corpus's format (kg.corpus.FORMAT_NAMES); None: told by name and content
-    # A Dask scheduler's address, or "local" for a LocalCluster here: extraction runs there
-    # (kg.extract.distributed); None: in this process (and its forked `workers`).
-    cluster: str | None = None
 
 
 @dataclass
@@ -115,21 +97,23 @@ def extract_corpus(corpus: Corpus, options: BuildOptions, extractor=None) -> tup
 
 def build(
     corpus_path: Path | str,
-    options: BuildOptions = BuildOptions(),
+    options: BuildOptions | None = None,
     extract: Callable[[Corpus, BuildOptions], tuple[list[Extraction], int]] = extract_corpus,
     warn: Callable[[str], None] | None = None,
 ) -> BuildResult:
-    """Build the graph of a corpus and write it to ``options.out`` (atomically).
+    """Build the graph of a corpus and write it to ``options.out`` (atomically). ``kg.build`` runs it
+    and returns the build written (``kg.Build``).
 
     ``warn`` is called with each warning about the input as soon as it is known (before the
     extraction); all of them are also in ``result.corpus.warnings``."""
     t0 = time.perf_counter()
+    options = options or BuildOptions()  # made now: its defaults read the machine and $KG_CACHE_DIR
     timings: dict[str, float] = {}
     corpus = read_corpus(corpus_path, format=options.format)
-    out = builds.output_path(options.out or builds.DEFAULT_EXPORTS / corpus.name)
-    builds.check_replaceable(out, _kg_folders())  # before the work, not after it
-    builds.make_parent(out)
-    replaced = builds.built_from(out)
+    out = folder.output_path(options.out or layout.DEFAULT_EXPORTS / corpus.name)
+    folder.check_replaceable(out, _kg_folders())  # before the work, not after it
+    folder.make_parent(out)
+    replaced = folder.built_from(out)
     if replaced and replaced != str(corpus.path.resolve()):
         keep = "give another --out to keep both" if options.out else "give --out to keep both"
         # First: a long list of warnings about the input must not hide it.
@@ -190,7 +174,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
                 keep_pages_from: Path | None = None) -> None:
     """Write ``result`` to ``result.path`` as a build folder: the records (``kg.builds.shards``), graph
     files, store, views (unless ``options.views`` is off) and the manifest, swapped in whole
-    (``kg.builds.writing``; ``check`` is called on the folder being replaced just before the swap).
+    (``kg.folder.writing``; ``check`` is called on the folder being replaced just before the swap).
     ``keep_pages_from``: an earlier build's views/ folder, whose pages that would be written the
     same are linked rather than written (``kg.view.write_views``'s ``keep_from``).
 
@@ -198,18 +182,18 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
     from kg.analysis.related import ranking_version
 
     timings = result.timings
-    with builds.writing(result.path, _kg_folders(), check=check) as tmp:
+    with folder.writing(result.path, _kg_folders(), check=check) as tmp:
         t = time.perf_counter()
         if result.extractions:  # a result made by hand may have none: then it cannot be added to
             _write_records(result, tmp / shards.RECORDS)
         timings["write_records"] = time.perf_counter() - t
         # The store is written beside the graph files and the pages (its statements run outside
         # the GIL; its timing is its own, overlapping theirs), unless page workers are forked.
-        with store_written_meanwhile(result.graph, tmp / builds.STORE,
+        with store_written_meanwhile(result.graph, tmp / layout.STORE,
                                      background=options.workers == 1 or not options.views) as store_seconds:
             t = time.perf_counter()
-            write_json(result.graph, tmp / builds.GRAPH_JSON)
-            write_graphml(result.graph, tmp / builds.GRAPH_ML)
+            write_json(result.graph, tmp / layout.GRAPH_JSON)
+            write_graphml(result.graph, tmp / layout.GRAPH_ML)
             timings["write_graph_files"] = time.perf_counter() - t
             if options.views:
                 from kg.view import write_views
@@ -220,7 +204,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
                 timings["write_views"] = time.perf_counter() - t
         timings["write_store"] = store_seconds()
         # The manifest is written last: a folder without one is never taken for a build.
-        builds.Manifest(
+        layout.Manifest(
             kg_version=__version__,
             name=result.corpus.name,
             corpus=str(result.corpus.path.resolve()),
@@ -250,8 +234,8 @@ def _write_records(result: BuildResult, folder: Path) -> None:
     shards.write_shards(folder, papers, result.extractions[result.kept:], first=first)
 
 
-def _kg_folders() -> builds.FolderChecks:
+def _kg_folders() -> folder.FolderChecks:
     """kg's own subfolders of a build, and how to tell that they hold only kg's files."""
     from kg.export.neo4j_import import is_import_folder
 
-    return {builds.NEO4J_IMPORT: is_import_folder, shards.RECORDS: shards.is_records_folder}
+    return {layout.NEO4J_IMPORT: is_import_folder, shards.RECORDS: shards.is_records_folder}

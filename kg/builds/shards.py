@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from kg.builds import RECORDS  # the folder in a build
+from kg.layout import RECORDS  # the folder in a build
 from kg.errors import KgError
 from kg.records import Extraction, Mention, Paper, Relation
 

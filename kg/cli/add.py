@@ -8,8 +8,7 @@ import typer
 
 from kg.builds import MANIFEST
 from kg.cli.app import app
-from kg.cli.build import CorpusFormat, _shown, _Warnings, cache_dir_of, cluster_of, summary, workers_option
-from kg.builds.machine import default_workers
+from kg.cli.build import DEFAULTS, CorpusFormat, _shown, _Warnings, cache_dir_of, cluster_of, summary, workers_option
 
 SHOWN_PRESENT = 10  # papers already in the build named one by one; the rest counted
 
@@ -21,7 +20,7 @@ def add_command(
     db: Annotated[Path | None, typer.Option("--db", metavar="BUILD_DIR", help="The build to add to (default: the most recent build under exports/).",
                                             show_default=False)] = None,
     workers: Annotated[int, workers_option("Processes that parse the new abstracts and write the pages; "
-                                           "1: everything in this process.")] = default_workers(),
+                                           "1: everything in this process.")] = DEFAULTS.workers,
     cache: Annotated[Path | None, typer.Option("--cache", metavar="DIR", help="Extraction cache folder (default: $KG_CACHE_DIR or .kg-cache).",
                                                show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Extract the new papers afresh; read and write no cache.")] = False,
@@ -46,7 +45,7 @@ def add_command(
     """
     from kg.builds.adding import add
     from kg.builds import INDEX_HTML, open_build
-    from kg.builds.pipeline import BuildOptions
+    from kg.builds.options import BuildOptions
 
     if views is None:
         views = (open_build(db).path / INDEX_HTML).exists()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kg.builds import MANIFEST
-from kg.builds.cache import DEFAULT_CACHE_DIR
+from kg.builds.options import BuildOptions, default_cache_dir
 from kg.cli.app import app
 from kg.cli.common import relationship_lines
 from kg.corpus.formats import FORMAT_NAMES, FORMATS
@@ -20,6 +20,10 @@ from kg.builds.machine import default_workers
 if TYPE_CHECKING:
     from kg.builds.pipeline import BuildResult
 
+
+# The options' defaults are BuildOptions' (tests/test_api.py holds them equal): `kg build` and
+# kg.build() in a notebook build alike.
+DEFAULTS = BuildOptions(cache_dir=None)
 
 CorpusFormat = Enum("CorpusFormat", {name: name for name in FORMAT_NAMES}, type=str)
 
@@ -38,12 +42,12 @@ def build_command(
                                              show_default=False)] = None,
     model: Annotated[Path | None, typer.Option("--model", metavar="TAGGER_DIR", help="An entity tagger trained by `kg train` (default: the one kg ships).",
                                                show_default=False)] = None,
-    keybert: Annotated[bool, typer.Option("--keybert/--no-keybert", help="Rank key concepts with KeyBERT.")] = True,
-    related_k: Annotated[int, typer.Option("--related-k", min=0, metavar="K", help="RELATED_TO links stored per paper (0: none).")] = 10,
-    views: Annotated[bool, typer.Option("--views/--no-views", help="Write the interactive HTML views.")] = True,
+    keybert: Annotated[bool, typer.Option("--keybert/--no-keybert", help="Rank key concepts with KeyBERT.")] = DEFAULTS.use_keybert,
+    related_k: Annotated[int, typer.Option("--related-k", min=0, metavar="K", help="RELATED_TO links stored per paper (0: none).")] = DEFAULTS.related_k,
+    views: Annotated[bool, typer.Option("--views/--no-views", help="Write the interactive HTML views.")] = DEFAULTS.views,
     workers: Annotated[int, workers_option("Processes that parse the abstracts and write the pages (2 on 2 cores build "
                                            "about 1.2x faster than 1 for a few hundred abstracts or more); "
-                                           "1: everything in this process.")] = default_workers(),
+                                           "1: everything in this process.")] = DEFAULTS.workers,
     cache: Annotated[Path | None, typer.Option("--cache", metavar="DIR", help="Extraction cache folder (default: $KG_CACHE_DIR or .kg-cache).",
                                                show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Extract everything afresh; read and write no cache.")] = False,
@@ -68,7 +72,7 @@ def build_command(
       kg build big.jsonl --cluster tcp://scheduler:8786   # extraction on a Dask cluster
     """
     from kg.extract.tagger import check_folder
-    from kg.builds.pipeline import BuildOptions, build
+    from kg.builds.pipeline import build
 
     if model is not None:
         check_folder(model)
@@ -86,11 +90,10 @@ def build_command(
 
 
 def cache_dir_of(cache: Path | None, no_cache: bool) -> Path | None:
-    """The extraction cache folder --cache and --no-cache ask for."""
+    """The extraction cache folder --cache and --no-cache ask for: by default BuildOptions'."""
     if cache is not None and no_cache:  # one of the two would be ignored without a word
         raise KgError("give --cache DIR or --no-cache, not both")
-    # An empty KG_CACHE_DIR is unset, not the current folder.
-    return None if no_cache else (cache or Path(os.environ.get("KG_CACHE_DIR") or DEFAULT_CACHE_DIR))
+    return None if no_cache else (cache or default_cache_dir())
 
 
 def cluster_of(cluster: str | None) -> str | None:

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from kg.builds import Build, open_build
+from kg.errors import KgError
 
 
 class Format(str, Enum):
@@ -34,7 +35,11 @@ DbOption = Annotated[
 
 
 def build_from(db: Path | None) -> Build:
-    return open_build(db)
+    """The build --db names, or the most recent one; the library's message says what --db is for."""
+    try:
+        return open_build(db)
+    except KgError as exc:
+        raise KgError(f"{exc}; --db BUILD_DIR names the build to read" if db is None else str(exc)) from None
 
 
 def render(columns: list[str], rows: list[list[Any]], fmt: Format) -> str:

@@ -41,7 +41,8 @@ def eval_command(
       kg eval my_gold.jsonl --model my-tagger
       kg eval ../shared/bench/scierc/dev.json --relations
     """
-    from kg.evaluate import evaluate, evaluate_relations, format_relations_table, format_table
+    from kg.evaluate import format_relations_table, format_table
+    from kg.extract.evaluation import evaluate, evaluate_relations
     from kg.extract import Extractor
     from kg.extract.tagger import check_folder
 

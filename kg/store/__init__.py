@@ -45,6 +45,10 @@ class QueryResult:
     columns: list[str]
     rows: list[list[Any]]
 
+    def records(self) -> list[dict[str, Any]]:
+        """The rows as dicts keyed by column, in the columns' order (``pandas.DataFrame`` takes the list)."""
+        return [dict(zip(self.columns, row)) for row in self.rows]
+
 
 class Store:
     """A LadybugDB database of one build; open read-only unless writing it."""

@@ -1,16 +1,16 @@
-"""Cypher text and parameters as the user gives them: inline, from a file, NAME=VALUE."""
+"""Cypher as a user gives it: inline, from a file, or a ready query by name; checked and read from a build's store.
+
+`kg query`'s parsing of ``--param NAME=VALUE`` strings, and its retries with them, are kg.cli.query's."""
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import KgError
 
 if TYPE_CHECKING:
-    from kg.store import QueryResult, Store
+    from kg.store import QueryResult
 
 
 # The ready queries, shipped with the package (kg/queries/; the repository's queries/ folder is a
@@ -81,32 +81,6 @@ def query_params(text: str) -> dict[str, str]:
     return out
 
 
-def parse_params(items: list[str]) -> dict[str, Any]:
-    """NAME=VALUE pairs; VALUE is read as JSON when it parses (numbers, lists), else as text.
-
-    ``text_params`` gives the same pairs as text: kg query falls back to it when the JSON
-    reading finds nothing, since an id such as 2410.01234 also parses as a number."""
-    params: dict[str, Any] = {}
-    for name, value in text_params(items).items():
-        try:
-            params[name] = json.loads(value)
-        except ValueError:
-            params[name] = value
-    return params
-
-
-def text_params(items: list[str]) -> dict[str, str]:
-    params: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise KgError(f"--param {item!r}: expected NAME=VALUE")
-        if name.strip() in params:
-            raise KgError(f"--param {name.strip()} given twice; a query parameter has one value (a list: NAME='[1, 2]')")
-        params[name.strip()] = value
-    return params
-
-
 def _code(text: str) -> str:
     """``text`` with its string literals, quoted names and comments blanked out."""
     out, i, n = [], 0, len(text)
@@ -163,90 +137,29 @@ def writes_files(text: str) -> bool:
                          re.IGNORECASE))
 
 
-# --- running a query as the user gave it ---------------------------------------------------------
+# --- a query of a build, from the library ------------------------------------------------------
 
-@dataclass(frozen=True)
-class Query:
-    """A query checked before it runs: one statement that writes no file, every parameter it uses
-    given. ``params`` holds the values read as JSON where they parse (``-p k=5``); ``as_text``
-    the same values as typed, tried when the JSON reading cannot be what was meant."""
-
-    text: str
-    params: dict[str, Any]
-    as_text: dict[str, Any]
-    unused: tuple[str, ...] = ()  # parameters given that the query does not use
-    used: frozenset[str] = frozenset()
-
-
-def prepare(query: str, param_items: list[str]) -> Query:
-    """``query`` (Cypher, a .cypher file or a ready query's name) with ``NAME=VALUE`` parameters,
-    checked: a KgError says what is wrong before anything runs."""
-    text = read_query(query)
+def check_reads(text: str, name: str = "query") -> None:
+    """A KgError unless ``text`` is one statement that writes no file: a build's store is read, not changed."""
     if statement_count(text) > 1:
-        raise KgError(f"{query}: holds {statement_count(text)} statements; kg query runs one at a time")
+        raise KgError(f"{name}: holds {statement_count(text)} statements; give one at a time")
     if writes_files(text):
-        raise KgError(f"{query}: kg query only reads; to save the rows, add --format csv (or json) > FILE")
-    params = parse_params(param_items)
-    used, documented = used_params(text), query_params(text)
-    missing = sorted(used - set(params))
-    unused = sorted(set(params) - used)
+        raise KgError(f"{name}: writes a file; a build's store is only read (take the rows, and save them)")
+
+
+def read_rows(store_path: Path, query: str, params: dict[str, Any] | None = None,
+              timeout: float | None = None) -> QueryResult:
+    """The rows of ``query`` (Cypher, a .cypher file or a ready query's name) on a build's store,
+    opened read-only; every ``$name`` it uses must be in ``params``."""
+    from kg.store import Store
+
+    text = read_query(query)
+    check_reads(text, query if _query_path(query) else "query")
+    params = params or {}
+    missing = sorted(used_params(text) - set(params))
     if missing:
+        documented = query_params(text)
         doc = f" ({documented[missing[0]]})" if missing[0] in documented else ""
-        also = f"; --param {unused[0]} is not one it uses" if unused else ""
-        raise KgError(f"{query}: needs --param {missing[0]}=VALUE{doc}{also}")
-    # The same values as text: "-p id=42" may mean the id "42", "-p ids=[1, 2]" the ids "1" and "2".
-    as_text = {n: _text_of(params[n], v) for n, v in text_params(param_items).items()}
-    return Query(text, params, as_text, tuple(unused), frozenset(used))
-
-
-def run(store: Store, q: Query, timeout: float | None = None) -> QueryResult:
-    """The rows of ``q``: with its parameters read as JSON, else, when that fails to convert or
-    finds nothing, as the text typed ("-p paper=2410.01234" is an id, not a number)."""
-    read_as_json = sorted(n for n in q.params if n in q.used and q.params[n] != q.as_text[n])
-    try:
-        result = store.query(q.text, q.params, timeout=timeout)
-    except KgError as exc:
-        if not read_as_json or not _CAST_ERROR.search(str(exc)):
-            raise
-        # "-p id=42" compared with a text property fails to convert: the text was meant.
-        try:
-            return store.query(q.text, q.as_text, timeout=timeout)
-        except KgError:
-            n = read_as_json[0]
-            raise KgError(f"{exc} (--param {n} was read as {json.dumps(q.params[n])}, "
-                          f"then as {json.dumps(q.as_text[n])}: neither fits)") from None
-    if not result.rows and read_as_json:
-        try:
-            retry = store.query(q.text, q.as_text, timeout=timeout)
-        except KgError:  # the number was meant (LIMIT $k)
-            return result
-        return retry if retry.rows else result
-    return result
-
-
-def paper_hint(store: Store, value: Any) -> str | None:
-    """Why a query on ``$paper`` (the ready queries' name for a paper's id) may have found nothing:
-    the value is no paper's id. Title words, which `kg related` and `kg view` accept, get the id to give."""
-    from kg.corpus.titles import clip
-    from kg.analysis.related import find_paper_in
-
-    value = str(value)
-    if store.query("MATCH (p:Paper {id: $id}) RETURN p.id", {"id": value}).rows:
-        return None
-    titles = dict(store.query("MATCH (p:Paper) RETURN p.id, p.title").rows)
-    try:
-        pid = find_paper_in(titles, value)
-    except KgError:
-        return f"no paper has the id {value!r}; $paper takes a paper's id (`kg related WORDS` finds it by title)"
-    return f"no paper has the id {value!r}; $paper takes a paper's id: -p paper={pid} ({clip(titles[pid], 60)})"
-
-
-# The engine's messages when a value cannot be converted to the type it is compared with.
-_CAST_ERROR = re.compile(r"Conversion exception|Cast failed|not in \w+ range|implicit cast|Cannot compare", re.I)
-
-
-def _text_of(value, raw: str):
-    """A parameter as text: the text typed, or for a list its items as text ([1, 2] -> ["1", "2"])."""
-    if isinstance(value, list):
-        return [v if isinstance(v, str) else json.dumps(v) for v in value]
-    return raw
+        raise KgError(f"{query if _query_path(query) else 'query'}: needs the parameter {missing[0]}{doc}")
+    with Store(store_path) as store:
+        return store.query(text, params, timeout=timeout)

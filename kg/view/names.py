@@ -5,7 +5,7 @@ import re
 
 import networkx as nx
 
-from kg.builds import page_name  # the build folder's layout names the pages
+from kg.layout import page_name  # the build folder's layout names the pages
 from kg.errors import KgError
 from kg.graph import entities_of
 from kg.concepts.resolve import normalize
