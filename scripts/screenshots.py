@@ -1,11 +1,11 @@
 """Remake the README's screenshots of kg's views from the seed build, in headless Chromium.
 
 Builds the seed list (`kg build seeds/iclr2025_abstracts.txt --out <a temporary folder>`), opens
-the build's map of themes (`map.html`, with the paper selected) and the paper's own page
-(`views/paper-...html`) in headless Chromium, waits until each page's graph is laid out (vis-network's
-stabilization: the page sets `kgView.ready`), and writes docs/images/map.png and
-docs/images/paper.png as palette PNGs (under 100 KB each). The paper is ThinK, or, if the seed
-list no longer holds it, the paper with the most related papers.
+the build's overview (`index.html`, the concept map), its map of themes (`map.html`, with the paper
+selected) and the paper's own page (`views/paper-...html`) in headless Chromium, waits until each
+page's graph is laid out (the page sets `kgView.ready`), and writes docs/images/overview.png,
+docs/images/map.png and docs/images/paper.png as palette PNGs (under 100 KB each). The paper is
+ThinK, or, if the seed list no longer holds it, the paper with the most related papers.
 
 Needs the test extras (`pip install -e '.[test]'`: Playwright, Pillow) and Debian's Chromium
 (`apt-get install chromium`; the browser is never downloaded). Offline, under a minute:
@@ -87,6 +87,8 @@ def shoot(build: Path, paper_id: str, out_dir: Path, width: int, height: int, ch
     from kg.builds import page_name
 
     shots = [
+        # The overview: the concept map, as it opens.
+        ("overview.png", build / "index.html", None),
         # The map, with the paper selected: its theme, its related papers' links, its details.
         ("map.png", build / "map.html",
          f"() => {{ kgView.network.selectNodes([{paper_id!r}]); kgView.showDetails({paper_id!r}); }}"),

@@ -157,6 +157,15 @@ def test_the_map_can_colour_its_papers_by_year(tmp_path):
     assert year["key"] == "year" and [k["label"] for k in year["legend"]][-1] == "no year"
 
 
+def test_the_average_years_scale_spans_the_averages_not_the_corpus():
+    from kg.view.colors import mean_year_scale, year_key
+
+    assert mean_year_scale([2018.23, 2019.61, 2018.9], 2017, 2022) == (2018.2, 2019.7)
+    assert mean_year_scale([2019.0, 2019.0], 2017, 2022) == (2017, 2022)  # one average: the corpus's years
+    assert [k["label"] for k in year_key(2018.2, 2019.7)] == ["2018.2", "2018.6", "2019.0", "2019.3", "2019.7"]
+    assert [k["label"] for k in year_key(2017, 2019)] == ["2017", "2018", "2019"]
+
+
 def test_year_colours_run_from_the_first_year_to_the_last():
     assert year_color(2017, 2017, 2022) == YEAR_STOPS[0] and year_color(2022, 2017, 2022) == YEAR_STOPS[-1]
     mid = year_color(2019.5, 2017, 2022)

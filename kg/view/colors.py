@@ -6,6 +6,8 @@ must show on white), dark purple for the first year to green-yellow for the last
 """
 from __future__ import annotations
 
+import math
+
 THEME_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#7A5195", "#8C6D31",
                 "#3F7F5F", "#B5475D")
 NO_THEME = "#8c959f"  # papers of no theme, themes past the palette on the overview, undated papers
@@ -18,7 +20,7 @@ def darker(color: str, f: float = 0.7) -> str:
     return "#%02x%02x%02x" % (int(r * f), int(g * f), int(b * f))
 
 
-def year_color(year: float | None, first: int, last: int) -> str:
+def year_color(year: float | None, first: float, last: float) -> str:
     """The colour of ``year`` (a mean year may fall between two) on the scale from ``first`` to ``last``."""
     if year is None or last <= first:
         return NO_THEME
@@ -30,8 +32,24 @@ def year_color(year: float | None, first: int, last: int) -> str:
     return "#%02x%02x%02x" % tuple(mix)
 
 
-def year_key(first: int, last: int, steps: int = 5) -> list[dict]:
-    """A legend of the year scale: a few years from ``first`` to ``last`` with their colours."""
+def year_key(first: float, last: float, steps: int = 5) -> list[dict]:
+    """A legend of the year scale: a few years from ``first`` to ``last`` with their colours (whole
+    years for a scale of whole years, else to a tenth: a scale of average years)."""
+    whole = float(first).is_integer() and float(last).is_integer()
     span = last - first
-    years = sorted({round(first + span * i / (steps - 1)) for i in range(steps)}) if span > 0 else [first]
-    return [{"color": year_color(y, first, last), "label": str(y)} for y in years]
+    if span <= 0:
+        years = [first]
+    elif whole:
+        years = sorted({round(first + span * i / (steps - 1)) for i in range(steps)})
+    else:
+        years = sorted({round(first + span * i / (steps - 1), 1) for i in range(steps)})
+    return [{"color": year_color(y, first, last), "label": str(int(y)) if whole else f"{y:.1f}"} for y in years]
+
+
+def mean_year_scale(means: list[float], first: int, last: int) -> tuple[float, float]:
+    """The ends of the colour scale of average years: the range the averages span (to a tenth), as
+    VOSviewer scales its overlay. An average over years mixes them toward the middle, so the
+    corpus's first and last years would leave every concept a middling colour. The corpus's
+    years when the averages are all one."""
+    lo, hi = math.floor(min(means, default=first) * 10) / 10, math.ceil(max(means, default=last) * 10) / 10
+    return (lo, hi) if hi > lo else (first, last)

@@ -18,7 +18,7 @@ from kg.analysis.related import RelatedPaper
 from kg.corpus.titles import clip
 from kg.view.names import concept_page, paper_page
 from kg.view.render import Page
-from kg.view.colors import NO_THEME, THEME_COLORS, darker, year_color, year_key
+from kg.view.colors import NO_THEME, THEME_COLORS, darker, mean_year_scale, year_color, year_key
 from kg.view.style import STYLES, style_of
 
 NODE_BUDGET = 1500  # above this the map draws each theme's most linked papers, and huge builds page fewer nodes
@@ -202,17 +202,22 @@ def overview(g: nx.DiGraph, corpus: str, budget: int = NODE_BUDGET,
     color_of = {tid: THEME_COLORS[i] if i < len(THEME_COLORS) else NO_THEME for i, tid in enumerate(themes)}
     years = paper_years(g)
     span = year_span(years)
+    means: dict[str, float] = {}
+    for s in cmap.spots:
+        dated = [years[p] for p in users.get(s.id, []) if p in years]
+        if dated:
+            means[s.id] = sum(dated) / len(dated)
+    if span is not None:
+        low, high = mean_year_scale(list(means.values()), span.start, span.stop - 1)
     shown_themes: Counter = Counter()
     for s in cmap.spots:
-        ps = users.get(s.id, [])
         # A concept's theme: the one most of its papers are in (ties: the larger theme).
-        counts = Counter(theme_of[p] for p in ps if p in theme_of)
+        counts = Counter(theme_of[p] for p in users.get(s.id, []) if p in theme_of)
         tid = min(counts, key=lambda i: (-counts[i], i)) if counts else None
-        dated = [years[p] for p in ps if p in years]
-        mean = sum(dated) / len(dated) if dated else None
+        mean = means.get(s.id)
         colors = {"theme": color_of.get(tid, NO_THEME)}
         if span is not None:
-            colors["year"] = year_color(mean, span.start, span.stop - 1)
+            colors["year"] = year_color(mean, low, high)
         shown_themes[tid if colors["theme"] != NO_THEME else None] += 1
         b.node(s.id, value=1, label=s.label,
                info={"colors": colors, "theme": themes[tid].label if tid is not None else None,
@@ -231,8 +236,7 @@ def overview(g: nx.DiGraph, corpus: str, budget: int = NODE_BUDGET,
                     "count": shown_themes[None]})
     colorings = [{"key": "theme", "name": "research theme", "legend": key}]
     if span is not None:
-        colorings.append({"key": "year", "name": "average year of its papers",
-                          "legend": year_key(span.start, span.stop - 1)})
+        colorings.append({"key": "year", "name": "average year of its papers", "legend": year_key(low, high)})
     drawn = [s.id for s in cmap.spots]
     floor = g.nodes[drawn[-1]].get("papers", 0) if drawn else 0
     note = (f"The map draws the {len(drawn):,} concepts named by the most papers (each by ≥ {floor}) of "
