@@ -96,6 +96,14 @@ def test_labels_never_overlap_and_the_layout_is_the_same_every_time(field_400):
     assert overlaps(moved) == [(one.spots[0].id, one.spots[1].id)]
 
 
+def test_labels_never_overlap_even_where_the_pushes_fall_short(field_400, monkeypatch):
+    import kg.view.conceptmap
+
+    monkeypatch.setattr(kg.view.conceptmap, "_separate", lambda centres, boxes: centres)  # no push at all
+    spots = concept_map(field_400, users(field_400)).spots
+    assert len(spots) >= 20 and overlaps(spots) == []
+
+
 def test_concepts_named_together_sit_together(field_400):
     g = field_400
     spots = concept_map(g, users(g)).spots
@@ -127,6 +135,7 @@ def test_concepts_are_coloured_by_theme_and_by_the_average_year_of_their_papers(
     assert [t["label"] for t in themes] == ["theme 0", "theme 1", "theme 2"]
     assert sum(t["count"] for t in themes) == len(node)
     assert [k["label"] for k in data["colorings"][1]["legend"]] == ["2017", "2018", "2019"]
+    assert all(n["info"]["meanYear"] for n in data["nodes"])  # every concept dated: no "no year" in the key
 
 
 def test_a_corpus_of_one_year_is_coloured_by_theme_only(tmp_path):

@@ -120,7 +120,11 @@ def _place(g: nx.DiGraph, chosen: list[str], links: dict[tuple[str, str], float]
     xy *= np.array([side * math.sqrt(ASPECT), side / math.sqrt(ASPECT)]) / 2
     # A box's centre is below the dot's: vis-network draws a dot's label under it.
     offset = np.column_stack([np.zeros(len(chosen)), boxes[:, 1] / 2 - dots])
-    xy = _separate(xy + offset, boxes) - offset
+    centres = _separate(xy + offset, boxes)
+    # Should the pushes not have cleared every pair, spreading the map out does, surely if slowly.
+    while _overlapping(centres, boxes):
+        centres = centres.mean(axis=0) + (centres - centres.mean(axis=0)) * 1.1
+    xy = centres - offset
     return [Spot(e, round(float(x), 1), round(float(y), 1), round(float(r), 1), _font(s), labels[e])
             for e, (x, y), r, s in zip(chosen, xy, dots, sizes)]
 
@@ -200,6 +204,14 @@ def _separate(centres: np.ndarray, boxes: np.ndarray, rounds: int = 3000) -> np.
         xy[:, 0] += push_x / crowd
         xy[:, 1] += push_y / crowd
     return xy
+
+
+def _overlapping(centres: np.ndarray, boxes: np.ndarray) -> bool:
+    dx = np.abs(centres[:, None, 0] - centres[None, :, 0])
+    dy = np.abs(centres[:, None, 1] - centres[None, :, 1])
+    hit = (dx < (boxes[:, None, 0] + boxes[None, :, 0]) / 2) & (dy < (boxes[:, None, 1] + boxes[None, :, 1]) / 2)
+    np.fill_diagonal(hit, False)
+    return bool(hit.any())
 
 
 def overlaps(spots: list[Spot]) -> list[tuple[str, str]]:

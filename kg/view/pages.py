@@ -236,7 +236,10 @@ def overview(g: nx.DiGraph, corpus: str, budget: int = NODE_BUDGET,
                     "count": shown_themes[None]})
     colorings = [{"key": "theme", "name": "research theme", "legend": key}]
     if span is not None:
-        colorings.append({"key": "year", "name": "average year of its papers", "legend": year_key(low, high)})
+        year_legend = year_key(low, high)
+        if len(means) < len(cmap.spots):
+            year_legend.append({"color": NO_THEME, "label": "no year"})
+        colorings.append({"key": "year", "name": "average year of its papers", "legend": year_legend})
     drawn = [s.id for s in cmap.spots]
     floor = g.nodes[drawn[-1]].get("papers", 0) if drawn else 0
     note = (f"The map draws the {len(drawn):,} concepts named by the most papers (each by ≥ {floor}) of "
