@@ -104,6 +104,17 @@ def test_labels_never_overlap_even_where_the_pushes_fall_short(field_400, monkey
     assert len(spots) >= 20 and overlaps(spots) == []
 
 
+def test_a_map_that_packs_badly_draws_fewer_concepts_to_stay_legible(monkeypatch):
+    import kg.view.conceptmap as cm
+
+    g = field(19, themes=19, per_theme=12)  # a paper a theme: cliques of concepts of one paper
+    chosen, _ = cm.choose(g)
+    spots = cm.concept_map(g, users(g)).spots
+    assert len(spots) < len(chosen) and cm._zoom(spots) >= cm.MIN_ZOOM
+    monkeypatch.setattr(cm, "MIN_ZOOM", 0.0)  # the test can fail: all of them do not fit
+    assert cm._zoom(cm.concept_map(g, users(g)).spots) < 0.55
+
+
 def test_concepts_named_together_sit_together(field_400):
     g = field_400
     spots = concept_map(g, users(g)).spots

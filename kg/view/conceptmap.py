@@ -96,12 +96,13 @@ def concept_map(g: nx.DiGraph, papers_of_concept: dict[str, list[str]], limit: i
     concepts are dropped and the rest placed again."""
     chosen, candidates = choose(g, limit, has_page)
     spots: list[Spot] = []
+    links: dict[tuple[str, str], float] = {}
     while chosen:
-        spots = _place(g, chosen, cooccurrence(chosen, papers_of_concept))
+        links = cooccurrence(chosen, papers_of_concept)
+        spots = _place(g, chosen, links)
         if _zoom(spots) >= MIN_ZOOM or len(chosen) <= MIN_DRAWN:
             break
         chosen = chosen[:max(MIN_DRAWN, int(len(chosen) * 0.85))]
-    links = cooccurrence(chosen, papers_of_concept) if chosen else {}
     return ConceptMap(spots, _strongest(links, LINKS_PER_CONCEPT), candidates)
 
 
