@@ -100,14 +100,16 @@ class Definition:
     long_span: tuple[int, int]
 
 
+def acronym_singular(word: str) -> str:
+    """An acronym without its plural "s" ("LLMs" is LLM, "PLMs" PLM, "BiLSTMs" BiLSTM); any other
+    word as it is. The one rule for it: definitions, resolution, name shapes and ``singular``."""
+    return word[:-1] if len(word) > 2 and word.endswith("s") and word[-2].isupper() else word
+
+
 def _is_acronym(word: str) -> bool:
-    core = word[:-1] if word.endswith("s") and len(word) > 2 and word[:-1][-1:].isupper() else word
+    core = acronym_singular(word)
     return sum(c.isupper() for c in core) >= 2 or (core[:1].isupper() and any(c.isupper() for c in core[1:])) \
         or (sum(c.isupper() for c in core) >= 1 and sum(c.isalpha() for c in core) <= 5 and not core.istitle())
-
-
-def _singular(acro: str) -> str:
-    return acro[:-1] if acro.endswith("s") and len(acro) > 2 and acro[-2].isupper() else acro
 
 
 def _parts(words: list[str]) -> list[str]:
@@ -129,7 +131,7 @@ def stands_for(acro: str, words: list[str]) -> bool:
     """Do the acronym's letters, in order, start every word of ``words`` (short function words and
     the later parts of hyphenated words may give none), with any other letters drawn from inside
     those words?"""
-    letters = [c.lower() for c in _singular(acro) if c.isalnum()]
+    letters = [c.lower() for c in acronym_singular(acro) if c.isalnum()]
     parts = _parts(words)
     optional = _optional(words)
     if not letters or not parts or parts[0][0].lower() != letters[0]:
@@ -191,7 +193,7 @@ def definitions(text: str) -> list[Definition]:
                 le -= 1
             a_span = (acro_start, acro_end)
             if a_span not in out:
-                out[a_span] = Definition(_singular(acro), text[ls:le], a_span, (ls, le))
+                out[a_span] = Definition(acronym_singular(acro), text[ls:le], a_span, (ls, le))
     return [out[k] for k in sorted(out)]
 
 

@@ -5,6 +5,9 @@ No spaCy here: entity resolution reads these shapes too, and must not pay for lo
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from kg.text.acronyms import acronym_singular
 
 _ROMAN = re.compile(r"^[IVX]+$")
 COMMON_CAPS = {  # upper-case words that name no method, task or dataset
@@ -14,11 +17,12 @@ COMMON_CAPS = {  # upper-case words that name no method, task or dataset
 }
 
 
+@lru_cache(maxsize=1 << 16)  # a corpus repeats its words: resolution, typing and rating ask for each often
 def name_strength(word: str) -> int:
     """2: a word only a name looks like; 1: a short acronym; 0: an ordinary word."""
     if word in COMMON_CAPS or len(word) < 2:
         return 0
-    core = word.rstrip("s") if len(word) > 3 and word[-1] == "s" and word[:-1].isupper() else word
+    core = acronym_singular(word) if len(word) > 3 else word  # "LLMs"; "LMs" stays a shape of its own
     letters = [c for c in core if c.isalpha()]
     if not letters:
         return 0

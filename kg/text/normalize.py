@@ -10,6 +10,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from kg.text.acronyms import acronym_singular
 from kg.text.words import DETERMINERS
 
 # Words ending in "s" whose singular is themselves.
@@ -27,6 +28,7 @@ _IRREGULAR = {"matrices": "matrix", "indices": "index", "vertices": "vertex", "s
               "appendices": "appendix", "criteria": "criterion", "phenomena": "phenomenon",
               "automata": "automaton", "schemata": "schema", "formulae": "formula", "corpora": "corpus"}
 
+@lru_cache(maxsize=1 << 17)  # resolution folds every key's words, over and over
 def singular(word: str) -> str:
     """The singular of a plural noun, by suffix rules and a short list of irregular plurals
     (no full lexicon, so predictable)."""
@@ -39,12 +41,10 @@ def singular(word: str) -> str:
         return _match_case(_IRREGULAR[low], word)
     if low in _ICS_PLURALS:
         return word[:-1]
-    if len(word) == 3 and word.endswith("s") and word[:-1].isupper():
-        return word[:-1]  # "LMs", "QAs": a two-letter acronym's plural
+    if acronym_singular(word) != word:
+        return acronym_singular(word)  # "LLMs", "LMs", "BiLSTMs"
     if len(word) <= 3 or not word.endswith("s") or word.endswith(_KEEP_S) or low in _INVARIANT:
         return word
-    if word.isupper() or (word[:-1].isupper() and len(word) > 2):
-        return word[:-1]  # "LLMs" / "GANS" style acronym plurals
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("yses", "theses")) or (word.endswith("noses") and len(word) > 6):
