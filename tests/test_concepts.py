@@ -144,3 +144,45 @@ def test_an_acronym_spelled_without_its_hyphen_is_the_same_concept():
     )
     (gpt2,) = [e for e in r.entities.values() if e.type == "Method"]
     assert {"GPT-2", "GPT2", "Generative Pre-trained Transformer 2"} <= set(gpt2.aliases)
+
+
+def test_a_name_the_corpus_writes_as_a_source_or_an_event_is_no_dataset():
+    papers, exs, r = concepts(
+        ("a", "We collect sentences from Wikipedia and test on the SQuAD dataset.",
+         [("Wikipedia", "Dataset"), ("SQuAD dataset", "Dataset")]),
+        ("b", "Wikipedia articles and Wikipedia editors; results on SQuAD.",
+         [("Wikipedia", "Dataset"), ("SQuAD", "Dataset")]),
+        ("c", "Entities in Wikipedia are linked; we report on the SQuAD benchmark.",
+         [("Wikipedia", "Dataset"), ("SQuAD", "Dataset")]),
+        ("d", "Our system for the IJCNLP 2017 shared task.", [("IJCNLP 2017", "Dataset")]),
+        ("e", "We took part in the IJCNLP 2017 shared task on reviews.", [("IJCNLP 2017", "Dataset")]),
+    )
+    assert names(r, "Dataset") == {"SQuAD"}
+    # Their mentions stay in the records, resolved to no node.
+    assert r.mention_entity["a"] == [None, "Dataset:squad"] and r.mention_entity["d"] == [None]
+
+
+def test_a_name_written_with_a_data_head_is_the_dataset_of_that_name():
+    _, _, r = concepts(
+        ("a", "We align the Newsela corpus.", [("Newsela corpus", "Dataset")]),
+        ("b", "Experiments on the Newsela dataset.", [("Newsela dataset", "Dataset")]),
+        ("c", "We release the Stanford Question Answering Dataset (SQuAD).",
+         [("Stanford Question Answering Dataset", "Dataset")]),
+        ("d", "Results on the Stanford Question Answering Dataset and on SQuAD.",
+         [("Stanford Question Answering Dataset", "Dataset"), ("SQuAD", "Dataset")]),
+    )
+    assert r.entities["Dataset:newsela"].name == "Newsela"
+    # A long form an acronym stands for keeps its head: it is SQuAD, not "Stanford Question Answering".
+    assert {e.id for e in r.entities.values() if e.type == "Dataset"} == {"Dataset:newsela",
+                                                                           "Dataset:stanford question answering dataset"}
+
+
+def test_an_acronym_written_with_a_data_head_still_names_the_node():
+    specs = [("a", "The Stanford Natural Language Inference (SNLI) corpus.",
+              [("Stanford Natural Language Inference (SNLI) corpus", "Dataset")]),
+             ("b", "Stanford Natural Language Inference data.", [("Stanford Natural Language Inference", "Dataset")])]
+    specs += [(f"p{i}", f"Results on the SNLI dataset and on SNLI, round {i}.",
+               [("SNLI dataset", "Dataset"), ("SNLI", "Dataset")]) for i in range(2)]
+    _, _, r = concepts(*specs)
+    (snli,) = [e for e in r.entities.values() if e.type == "Dataset"]
+    assert snli.name == "SNLI"

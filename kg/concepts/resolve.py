@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kg.records import ENTITY_TYPES, Entity, Extraction, Mention, Paper
-from kg.text.acronyms import definitions as acronym_definitions, stands_for
+from kg.text.acronyms import acronym_singular, definitions as acronym_definitions, stands_for
 from kg.text.names import name_strength, written_as_name
 from kg.text.normalize import normalize, singular  # noqa: F401  (singular: part of this module's API)
 from kg.text.words import FUNCTION_WORDS, GENERIC_HEADS
@@ -41,6 +41,8 @@ _WORD_BREAK = re.compile(r"[\s\-\u2010-\u2015]+")  # spaces, hyphens and dashes
 _TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
 _LEADING_PARENS = re.compile(r"^([^()]*\S)\s*\(([^()]+)\)")
 _TASK_HEADS = frozenset({"task", "tasks", "problem", "problems"})
+# Heads that say a named thing before them is data: "the Newsela corpus" is Newsela.
+_DATA_HEADS = frozenset({"dataset", "datasets", "corpus", "corpora", "benchmark", "benchmarks"})
 
 
 def acronym_of(mention: Mention, paper_text: str) -> str | None:
@@ -49,8 +51,7 @@ def acronym_of(mention: Mention, paper_text: str) -> str | None:
     inner = _TRAILING_PARENS.match(mention.text.strip())
     if inner:
         long_form, acro = inner.group(1), inner.group(2).strip()
-        if acro.endswith("s") and acro[:-1].isupper():
-            acro = acro[:-1]
+        acro = acronym_singular(acro)
     else:
         m = _ACRONYM_DEF.match(paper_text, mention.end)
         if not m:
@@ -135,14 +136,29 @@ def display_name(key: str, forms: Counter[str]) -> str:
         if defined and defined.end() < len(s) and _abbreviates(defined.group(2), defined.group(1)) \
                 and normalize(defined.group(1)) == key:
             named[defined.group(1)] += n
+    for s, n in forms.items():
+        # "the Newsela corpus" is named Newsela when its key has lost the head.
+        name, _, head = s.rpartition(" ")
+        while name and head.lower() in GENERIC_HEADS:
+            if normalize(name) == key:
+                named[name] += n
+                break
+            name, _, head = name.rpartition(" ")
     # An acronym that people write far more often than its long form names the entity: "BERT",
     # not "bidirectional encoder representations from transformers". (Where it is written only
     # a little more, the long form says more to a reader.)
-    acronyms = Counter({s: n for s, n in forms.items() if "(" not in s and fold(normalize(s)) != fold(key)
-                        and any(name_strength(w) > 0 for w in s.split())
-                        and s.split()[-1].lower() not in GENERIC_HEADS})
+    # A form with a generic head counts as the form without it ("SNLI dataset" is written "SNLI"),
+    # a plural acronym as the acronym ("GCNs" is GCN, as the key is singular).
+    bare: Counter[str] = Counter()
+    for s, n in forms.items():
+        words = s.split()
+        while len(words) > 1 and words[-1].lower() in GENERIC_HEADS:
+            words = words[:-1]
+        bare[" ".join(words[:-1] + [acronym_singular(words[-1])])] += n
+    acronyms = Counter({s: n for s, n in bare.items() if "(" not in s and fold(normalize(s)) != fold(key)
+                        and any(name_strength(w) > 0 for w in s.split())})
     written = sum(acronyms.values())
-    if written >= ACRONYM_NAMES_MIN and written >= 2 * sum(n for s, n in forms.items() if s not in acronyms):
+    if written >= ACRONYM_NAMES_MIN and written >= 2 * sum(n for s, n in bare.items() if s not in acronyms):
         return max(acronyms, key=lambda s: (acronyms[s], s))
     ranked = sorted(named, key=lambda s: (not (_multiword(_TRAILING_PARENS.sub(r"\1", s)) and normalize(s) == key),
                                           normalize(s) != key,
@@ -259,6 +275,12 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             # before a model-like head: "reward model" is no "reward", "summarization task" is.
             if (m.type, core) in known and (" " in name or "-" in name or name[:1].isupper()
                                             or head in _TASK_HEADS or core in named):
+                return core
+            # A name written as one before a data head is that dataset, even where the corpus
+            # never writes it alone: "the Newsela corpus", "the CNN/Daily Mail dataset".
+            # (Not a long form an acronym stands for: "Stanford Question Answering Dataset" is SQuAD.)
+            if head in _DATA_HEADS and m.type == "Dataset" and written_as_name(name, m.sentence) \
+                    and normalize(text) not in canonical:
                 return core
         return plain_key(m.type, text, pid)
 

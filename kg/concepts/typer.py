@@ -13,7 +13,11 @@ corpora with names (SQuAD, Penn Treebank, WMT). So, over every mention of a conc
 * a name the corpus writes as a model ("RoBERTa model", "fine-tuned BERT", "ELMo embeddings")
   more often than as data ("the SQuAD dataset", "on the ... benchmark") is a Method;
 * and the other way: a name typed Method or Task that the corpus writes as data ("the GLUE
-  benchmark", "results on DROP", "X, a new dataset of ...") is a Dataset.
+  benchmark", "results on DROP", "X, a new dataset of ...") is a Dataset;
+* a name the corpus writes as a source of text or knowledge ("from Wikipedia", "in WordNet",
+  "Twitter users") or as an event ("the IJCNLP 2017 shared task") is not a dataset either: it
+  leaves the graph as data in general does. This is judged over every place the corpus writes the
+  name (``usage``), not only where the tagger saw it.
 
 ``kg eval`` scores the extractor's mentions, before this stage, so its figures are unchanged.
 """
@@ -27,8 +31,9 @@ from functools import lru_cache
 
 from kg.records import Extraction, Mention, Paper
 from kg.text.names import written_as_name
-from kg.text.words import (DATA_CUES_AFTER, DATA_WORDS, EVALUATED_ON_CUES, MODEL_CUES_AFTER,
-                           MODEL_CUES_BEFORE)
+from kg.text.normalize import normalize
+from kg.text.words import (DATA_CUES_AFTER, DATA_NOUNS, DATA_WORDS, EVALUATED_ON_CUES, EVENT_CUES_AFTER,
+                           MODEL_CUES_AFTER, MODEL_CUES_BEFORE, SOURCE_CUES_AFTER, SOURCE_CUES_BEFORE)
 
 DATASET, METHOD, TASK = "Dataset", "Method", "Task"
 
@@ -40,6 +45,12 @@ _WORD = re.compile(r"[A-Za-z][\w\-]*")
 NAMED_SHARE = 0.5
 # The share of a Method's or Task's mentions written as data that makes a named one a Dataset.
 DATA_SHARE = 0.2
+# The share of a name's places in the corpus written as a source ("from Wikipedia", "Twitter
+# users") that makes it a source rather than a dataset, when clearly more than those written as data.
+SOURCE_SHARE = 0.25
+SOURCE_OVER_DATA = 1.5
+# The share written as an event ("the IJCNLP 2017 shared task") that makes it an event.
+EVENT_SHARE = 0.2
 
 
 @lru_cache(maxsize=1)
@@ -91,6 +102,13 @@ class Evidence:
             return METHOD
         return DATASET
 
+    def could_be_data(self, name: str) -> bool:
+        """A name ("GLUE", "Penn Treebank"; not "POS tagging", not "English") written as a model
+        no more than as data by the mentions."""
+        from kg.concepts.linking import is_name
+
+        return is_name(name) and not is_language(name) and self.model_cues <= self.data_cues
+
     def named_data(self, etype: str, name: str) -> str:
         """The type of a concept the tagger typed ``etype`` (a Method or Task): Dataset when it is a
         name ("GLUE", "Penn Treebank"; not "POS tagging") that the corpus writes as data ("the GLUE
@@ -121,6 +139,115 @@ def _cues(text: str, m: Mention) -> tuple[bool, bool]:
     return model, data
 
 
+@dataclass
+class Usage:
+    """How the corpus writes a name, over every place it is written (not only where the tagger
+    saw it): as data, as a source of text or knowledge, as an event, as a model."""
+
+    places: int = 0
+    data: int = 0  # "the SNLI corpus", "results on SQuAD", "X, a new dataset of ...", "the dataset X"
+    introduced: int = 0  # of those, introduced as data: "X, a new dataset of ...", "the dataset X"
+    article: int = 0  # "the X", nothing else said: datasets are written so, sources seldom
+    source: int = 0  # "from Wikipedia", "in WordNet", "Twitter users"
+    event: int = 0  # "the CoNLL 2017 shared task", "the SemEval workshop", "SemEval 2017 Task 4"
+    model: int = 0  # "the RoBERTa model", "fine-tuned BERT"
+
+    def kind(self) -> str:
+        """"source", "event" or "data": what a name typed Dataset is, by how it is written."""
+        if self.event >= EVENT_SHARE * self.places and self.event >= 2:
+            return "event"
+        if self.source >= SOURCE_SHARE * self.places and self.source >= 2 \
+                and self.source >= SOURCE_OVER_DATA * (self.data + self.article):
+            return "source"
+        return "data"
+
+    def written_as_data(self) -> bool:
+        """Is a name typed Method or Task written as data: introduced as data once ("X, a new
+        dataset"), or written as data in a fifth of its places, and clearly more than as a model?"""
+        return (self.introduced >= 1 or (self.data >= 2 and self.data >= DATA_SHARE * self.places)) \
+            and self.data > 2 * self.model and self.kind() == "data"
+
+
+def _capitalised(form: str) -> bool:
+    return form[:1].isupper() or any(c.isupper() for c in form[1:])
+
+
+_AFTER = re.compile(r"[A-Za-z0-9][\w\-]*")
+
+
+def place_kind(text: str, start: int, end: int) -> str | None:
+    """What the words around ``text[start:end]``, a name, write it as: "event", "source",
+    "introduced" (as data), "data", "model", "article" (only "the" before it), or None."""
+    after = _AFTER.findall(text[end:end + 40])[:3]
+    nxt = after[0].lower() if after else ""
+    before = text[max(0, start - 40):start]
+    words = [w.lower() for w in _WORD.findall(before)]
+    prev = words[-1] if words else ""
+    # "the IJCNLP 2017 shared task", "the CoNLL 2018 UD Shared Task": past a year or an acronym
+    # of the name to the word that says what it is.
+    while after and (after[0].isdigit() or after[0].isupper()):
+        after = after[1:]
+    if (after and (after[0].lower() in EVENT_CUES_AFTER
+                   or after[0].lower() == "task" and len(after) > 1 and after[1].isdigit())) \
+            or (prev == "on" and len(words) > 1 and words[-2] in EVENT_CUES_AFTER):  # "Conference on X"
+        return "event"
+    if nxt in SOURCE_CUES_AFTER:  # "the Wikipedia articles" too
+        return "source"
+    # The word right before the name, with nothing but a space between: "from Wikipedia", not
+    # "... from. Wikipedia".
+    adjacent = prev if before[-1:].isspace() and before.rstrip().lower().endswith(prev) and prev else ""
+    if _APPOSITIVE_DATA.match(text, end) or adjacent in DATA_NOUNS:
+        return "introduced"  # "X, a new dataset of ...", "the cloze-test dataset X"
+    if nxt in MODEL_CUES_AFTER or prev in MODEL_CUES_BEFORE:
+        return "model"
+    # ("Twitter data" and "SQuAD data" are both written: "data" says nothing.)
+    if (nxt in DATA_CUES_AFTER and nxt != "data") or (prev == "on" and len(words) > 1 and words[-2] in EVALUATED_ON_CUES):
+        return "data"
+    if prev == "the":
+        return "article"
+    if adjacent in SOURCE_CUES_BEFORE:
+        return "source"
+    return None
+
+
+def usage(papers: Iterable[Paper], forms: dict[str, set[str]]) -> dict[str, Usage]:
+    """``Usage`` of each concept of ``forms`` (id -> its names), over every place the corpus writes
+    one of its capitalised names (case and all, as whole words, also inside a longer name)."""
+    from kg.concepts.linking import first_tokens, occurrences, tokens
+
+    # A name two concepts share goes to the one it is the key of ("Twitter" to twitter, not to
+    # the "Twitter data" a paper's acronym made of it), else to neither.
+    names: dict[tuple[str, ...], str] = {}
+    shared: set[tuple[str, ...]] = set()
+    for cid, written in forms.items():
+        for form in written:
+            if "(" in form or len(form) < 3 or not _capitalised(form):
+                continue
+            toks = tokens(form)
+            if names.setdefault(toks, cid) != cid:
+                if normalize(form) == cid.split(":", 1)[1]:
+                    names[toks] = cid
+                elif normalize(form) != names[toks].split(":", 1)[1]:
+                    shared.add(toks)
+    for toks in shared:
+        names.pop(toks, None)
+    out = {cid: Usage() for cid in forms}
+    if not names:
+        return out
+    firsts = first_tokens(names)
+    for p in papers:
+        for start, end, cid in occurrences(p.text, names, firsts, longest=False):
+            u = out[cid]
+            u.places += 1
+            kind = place_kind(p.text, start, end)
+            if kind == "introduced":
+                u.introduced += 1
+                kind = "data"
+            if kind is not None:
+                setattr(u, kind, getattr(u, kind) + 1)
+    return out
+
+
 def dataset_evidence(papers: Iterable[Paper], extractions: Iterable[Extraction],
                      entity_of: dict[str, list[str]], types: dict[str, str]) -> dict[str, Evidence]:
     """Evidence per entity id, over every mention resolved to it."""
@@ -144,6 +271,10 @@ def dataset_evidence(papers: Iterable[Paper], extractions: Iterable[Extraction],
     return out
 
 
+def _retyped(eid: str, etype: str) -> str:
+    return f"{etype}:{eid.split(':', 1)[1]}"
+
+
 def retype(resolution, papers: list[Paper], extractions: list[Extraction]):
     """``resolution`` with each Dataset entity retyped by ``Evidence.verdict``: kept, made a
     Method, or left out (its mentions then resolve to no entity)."""
@@ -152,12 +283,35 @@ def retype(resolution, papers: list[Paper], extractions: list[Extraction]):
     types = {eid: e.type for eid, e in resolution.entities.items()}
     evidence = dataset_evidence(papers, extractions, resolution.mention_entity, types)
     methods = frozenset(e.name.lower() for e in resolution.entities.values() if e.type == METHOD)
-    renamed: dict[str, str | None] = {}
+    verdicts = {}
     for eid, ev in evidence.items():
         ent = resolution.entities[eid]
-        verdict = ev.verdict(ent.name, methods) if ent.type == DATASET else ev.named_data(ent.type, ent.name)
+        verdicts[eid] = ev.verdict(ent.name, methods) if ent.type == DATASET else ev.named_data(ent.type, ent.name)
+    # A named dataset the corpus writes as a source of text or knowledge ("from Wikipedia",
+    # "Twitter users", "in WordNet") or as an event ("the CoNLL 2017 shared task") is neither a
+    # dataset nor a method: it leaves the graph, as data in general does.
+    forms: dict[str, set[str]] = {}  # the Dataset-to-be's id -> its names, over the entities made it
+    for eid, v in verdicts.items():
+        if v == DATASET:
+            ent = resolution.entities[eid]
+            forms.setdefault(_retyped(eid, DATASET), set()).update((ent.name, *ent.aliases))
+    kinds = {cid: u.kind() for cid, u in usage(papers, forms).items()}
+    for eid, v in verdicts.items():
+        if v == DATASET and kinds[_retyped(eid, DATASET)] != "data":
+            verdicts[eid] = None
+    # A name typed Method or Task that the corpus introduces or writes as data, wherever the tagger
+    # saw it or not ("We introduce HotpotQA, a new dataset", "the cloze-test dataset CLOTH").
+    named = {eid: {ent.name, *ent.aliases} for eid, ent in resolution.entities.items()
+             if verdicts.get(eid) in (METHOD, TASK) and ent.type == verdicts[eid]
+             and evidence[eid].as_name >= NAMED_SHARE * evidence[eid].mentions and evidence[eid].could_be_data(ent.name)}
+    for eid, u in usage(papers, named).items():
+        if u.written_as_data():
+            verdicts[eid] = DATASET
+    renamed: dict[str, str | None] = {}
+    for eid, verdict in verdicts.items():
+        ent = resolution.entities[eid]
         if verdict != ent.type:
-            renamed[eid] = None if verdict is None else f"{verdict}:{eid.split(':', 1)[1]}"
+            renamed[eid] = None if verdict is None else _retyped(eid, verdict)
     if not renamed:
         return resolution
     entities = {}
