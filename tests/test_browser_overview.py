@@ -90,6 +90,10 @@ def test_the_concept_map_colours_by_average_year_on_request(site, browser):  # n
     v.page.screenshot(path=str(shots / "overview-1250-by-year.png"))
     v.page.locator("#coloring-items label", has_text="research theme").click()
     assert v.js("Object.fromEntries(kgView.nodes.get().map(n => [n.id, n.color.background]))") == by_theme
+    from kg.view.colors import darker
+
+    borders = v.js("Object.fromEntries(kgView.nodes.get().map(n => [n.id, n.color.border]))")
+    assert borders == {n: darker(c) for n, c in by_theme.items()}  # as kg drew them at first
     check_clean(v)
     v.close()
 

@@ -229,12 +229,17 @@
   });
 
   // ---- colouring (the overview and the map: by theme or by year) ------------------------
+  function darker(hex) {  // as kg.view.colors.darker draws the border of a node it colours
+    return "#" + [1, 3, 5].map(function (i) {
+      return ("0" + Math.floor(parseInt(hex.slice(i, i + 2), 16) * 0.7).toString(16)).slice(-2);
+    }).join("");
+  }
   function colorBy(key) {
     var c = KG.colorings.filter(function (x) { return x.key === key; })[0];
     if (!c) return;
     nodes.update(KG.nodes.filter(function (n) { return n.info.colors && n.info.colors[key]; }).map(function (n) {
       var bg = n.info.colors[key];
-      return {id: n.id, color: {background: bg, border: bg, highlight: {background: bg, border: "#1f2328"},
+      return {id: n.id, color: {background: bg, border: darker(bg), highlight: {background: bg, border: "#1f2328"},
                                 hover: {background: bg, border: "#1f2328"}}};
     }));
     var keyBox = document.getElementById("coloring-key");
