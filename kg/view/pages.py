@@ -1,7 +1,10 @@
-"""The three kinds of page, as ``Page`` records: the overview, one paper, one concept.
+"""The kinds of page, as ``Page`` records: the overview (a concept map), the map of themes, one
+paper, one concept.
 
 Each builder picks the nodes and edges worth drawing, lets pyvis hold them,
-and adds what the side panel needs (abstracts, related papers, links).
+and adds what the side panel needs (abstracts, related papers, links). The overview and the map
+are placed here (kg.view.conceptmap, kg.view.maplayout); the paper and concept pages are laid
+out by the browser's physics.
 """
 from __future__ import annotations
 
