@@ -112,3 +112,20 @@ def test_the_map_colours_its_papers_by_year_on_request(site, browser):  # noqa: 
     v.page.screenshot(path=str(shots / "map-1250-by-year.png"))
     check_clean(v)
     v.close()
+
+
+def test_search_suggests_a_few_matches_from_everything_once_loaded(site, browser):  # noqa: F811
+    g, out, _ = site
+    v = Opened(browser, out / "index.html")
+    v.page.focus("#search")  # loads views/lib/search.js: every paper and concept
+    for _ in range(50):  # polled: the page's CSP forbids the eval that wait_for_function needs
+        if v.js("kgView.searchLoaded()"):
+            break
+        v.page.wait_for_timeout(100)
+    v.page.fill("#search", "Paper 12")
+    options = v.page.locator("#search-list option").evaluate_all("os => os.map(o => o.value)")
+    assert 10 < len(options) <= 40 and all("Paper 12" in o for o in options)  # titles "Paper 12", "Paper 120"...
+    v.page.press("#search", "Enter")
+    assert "not drawn here" in v.page.inner_text("#search-status")
+    check_clean(v)
+    v.close()

@@ -269,7 +269,22 @@
 
   // ---- search --------------------------------------------------------------------------
   var list = document.getElementById("search-list"), status = document.getElementById("search-status");
-  KG.search.forEach(function (s) { list.appendChild(el("option", {value: s.label})); });
+  var input = document.getElementById("search");
+  // The suggestions: the entries containing what is typed, a few dozen at most. A list of tens of
+  // thousands (every paper and concept of a large build) would slow each keystroke to a crawl.
+  var SUGGESTIONS = 40;
+  function suggest() {
+    var q = input.value.trim().toLowerCase(), shown = 0;
+    list.textContent = "";
+    for (var i = 0; i < KG.search.length && shown < SUGGESTIONS; i++) {
+      if (!q || KG.search[i].label.toLowerCase().indexOf(q) >= 0) {
+        list.appendChild(el("option", {value: KG.search[i].label}));
+        shown++;
+      }
+    }
+  }
+  input.addEventListener("input", suggest);
+  suggest();
   // The overview holds only its drawn concepts; the rest comes from a script next to it, loaded
   // the first time someone searches (a page opened from disk may load a script, not fetch JSON).
   var rest = {state: KG.searchSrc ? "unloaded" : "loaded", waiting: []};
@@ -281,13 +296,14 @@
     var s = document.createElement("script");
     s.src = KG.searchSrc;
     s.onload = s.onerror = function () {
-      (window.KG_SEARCH || []).forEach(function (x) { KG.search.push(x); list.appendChild(el("option", {value: x.label})); });
+      (window.KG_SEARCH || []).forEach(function (x) { KG.search.push(x); });
+      suggest();
       rest.state = "loaded";
       rest.waiting.splice(0).forEach(function (f) { f(); });
     };
     document.head.appendChild(s);
   }
-  document.getElementById("search").addEventListener("focus", function () { loadRest(function () {}); });
+  input.addEventListener("focus", function () { loadRest(function () {}); });
   view.searchLoaded = function () { return rest.state === "loaded"; };
   function find(q) {
     q = (q || "").trim().toLowerCase();
