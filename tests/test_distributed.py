@@ -93,7 +93,7 @@ def test_a_build_on_the_cluster_equals_one_in_process(tmp_path, papers, extracto
     corpus.write_text("".join(json.dumps({"id": p.id, "abstract": p.abstract}) + "\n" for p in papers[:4]))
     cached = BuildOptions(out=tmp_path / "one", views=False, cache_dir=tmp_path / "cache")
     one = build(corpus, cached)
-    two = build(corpus, BuildOptions(out=tmp_path / "two", views=False, cluster="local", workers=2))
+    two = build(corpus, BuildOptions(out=tmp_path / "two", views=False, cluster="local", workers=2, cache_dir=None))
     assert one.extracted == two.extracted == 4
     assert sorted(one.graph.nodes) == sorted(two.graph.nodes)
     assert sorted(one.graph.edges) == sorted(two.graph.edges)
