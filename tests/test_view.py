@@ -171,7 +171,9 @@ def test_one_page_of_a_build_without_views_gets_an_overview_linking_only_to_page
     res = CliRunner().invoke(app, ["view", str(tmp_path), "--paper", "mt2"])
     assert res.exit_code == 0, res.output
     data = page_data(tmp_path / "index.html")  # the page's "overview" link opens something
-    assert data["nodes"] == []  # no concept has a page yet: the map draws none
+    assert data["nodes"] == []  # no concept has a page yet: the map draws none, and says why
+    note = data_note(tmp_path / "index.html")
+    assert "no specific concept has a page yet" in note and "kg view --concept NAME" in note
     assert [s["href"] for s in search_js(tmp_path)] == ["views/" + paper_page("mt2")]
     assert (tmp_path / "views" / paper_page("mt2")).is_file()
 

@@ -219,6 +219,8 @@ def test_the_overview_stays_small_at_scale(papers, limit_mb, tmp_path):
 def test_overview_page_of_an_empty_graph_draws_nothing_and_says_so():
     page = overview(nx.MultiDiGraph(), "empty")
     assert page.nodes == [] and page.kind == "overview"
+    assert page.note.startswith("Nothing to draw: no specific concept is named by a paper.")
+    assert page.subtitle == "0 papers · 0 relationships"
     assert json.dumps(page.colorings)  # a plain theme key, empty
 
 

@@ -249,14 +249,17 @@ def overview(g: nx.DiGraph, corpus: str, budget: int = NODE_BUDGET,
             f"{cmap.candidates:,} specific concepts; generic ones (\u201cmodel\u201d, "
             f"\u201ctraining\u201d) are left out. Concepts named together sit together. "
             f"Search finds every paper and concept and opens its page.")
+    if not drawn:
+        note = (f"Nothing to draw: no specific concept {'has a page yet' if has_page is not None else 'is named by a paper'}. "
+                f"Search finds every paper and concept and opens its page.")
     if has_page is not None:
         note = note.replace("Search finds every paper and concept and opens its page.",
-                            "This large build has pages only for its most connected nodes; "
+                            "This build has pages only for some of its nodes; "
                             "`kg view --paper ID` or `kg view --concept NAME` writes any other.")
     counts = Counter(g.nodes[n]["label"] for n in papers + ents)
-    subtitle = (f"{len(papers):,} papers · " + " · ".join(f"{counts[t]:,} {t.lower()}s" for t in STYLES
-                                                          if t != schema.PAPER and counts[t])
-                + f" · {g.number_of_edges():,} relationships")
+    subtitle = " · ".join([f"{len(papers):,} papers"]
+                          + [f"{counts[t]:,} {t.lower()}s" for t in STYLES if t != schema.PAPER and counts[t]]
+                          + [f"{g.number_of_edges():,} relationships"])
     legend = b.legend()
     for item in legend:
         item["total"] = counts[item["type"]]
