@@ -115,7 +115,7 @@ def _page_of(g: nx.DiGraph, node_id: str) -> str:
 
 
 def _existing_pages(g: nx.DiGraph, views: Path, also: str) -> Callable[[str], bool]:
-    """Link only to pages on disk (a large build has pages only for its drawn nodes)."""
+    """Link only to pages on disk (a large build has pages only for its most connected nodes)."""
     return lambda n: n == also or (views / _page_of(g, n)).exists()
 
 
