@@ -186,3 +186,18 @@ def test_an_acronym_written_with_a_data_head_still_names_the_node():
     _, _, r = concepts(*specs)
     (snli,) = [e for e in r.entities.values() if e.type == "Dataset"]
     assert snli.name == "SNLI"
+
+
+def test_a_name_introduced_as_data_is_a_dataset_and_a_title_cased_task_is_not():
+    _, _, r = concepts(
+        ("a", "We present QuAC, a dataset for question answering in context.", [("QuAC", "Method")]),
+        ("b", "QuAC introduces challenges.", [("QuAC", "Method")]),
+        ("c", "Word Sense Disambiguation datasets and the Word Sense Disambiguation benchmark.",
+         [("Word Sense Disambiguation", "Task")]),
+        ("d", "Results on Word Sense Disambiguation data, a task of word sense disambiguation.",
+         [("Word Sense Disambiguation", "Task")]),
+        ("e", "Supervised word sense disambiguation needs word sense disambiguation corpora.", []),
+    )
+    assert "QuAC" in names(r, "Dataset")
+    # Written in lower case as often as capitalised: the name of a task, not of a dataset.
+    assert "Word Sense Disambiguation" in names(r, "Task")

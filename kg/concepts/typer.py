@@ -13,7 +13,9 @@ corpora with names (SQuAD, Penn Treebank, WMT). So, over every mention of a conc
 * a name the corpus writes as a model ("RoBERTa model", "fine-tuned BERT", "ELMo embeddings")
   more often than as data ("the SQuAD dataset", "on the ... benchmark") is a Method;
 * and the other way: a name typed Method or Task that the corpus writes as data ("the GLUE
-  benchmark", "results on DROP", "X, a new dataset of ...") is a Dataset;
+  benchmark", "results on DROP", "X, a new dataset of ...", "the cloze-test dataset CLOTH") is a
+  Dataset, unless the corpus writes it in lower case too ("Word Sense Disambiguation" is a task's
+  name in title case, not a dataset's);
 * a name the corpus writes as a source of text or knowledge ("from Wikipedia", "in WordNet",
   "Twitter users") or as an event ("the IJCNLP 2017 shared task") is not a dataset either: it
   leaves the graph as data in general does. This is judged over every place the corpus writes the
@@ -30,7 +32,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from kg.records import Extraction, Mention, Paper
-from kg.text.names import written_as_name
+from kg.text.names import name_strength, written_as_name
 from kg.text.normalize import normalize
 from kg.text.words import (DATA_CUES_AFTER, DATA_NOUNS, DATA_WORDS, EVALUATED_ON_CUES, EVENT_CUES_AFTER,
                            MODEL_CUES_AFTER, MODEL_CUES_BEFORE, SOURCE_CUES_AFTER, SOURCE_CUES_BEFORE)
@@ -45,6 +47,12 @@ _WORD = re.compile(r"[A-Za-z][\w\-]*")
 NAMED_SHARE = 0.5
 # The share of a Method's or Task's mentions written as data that makes a named one a Dataset.
 DATA_SHARE = 0.2
+# The share of a name's places in the corpus written as data ("the X corpus", "results on X") that
+# makes a named Method or Task a Dataset (of all places: most say nothing either way).
+PLACES_DATA_SHARE = 0.1
+# A name the corpus writes in lower case more than this share of the times it writes it capitalised
+# is a term written in title case now and then ("Word Sense Disambiguation"), not a name.
+LOWER_SHARE = 0.25
 # The share of a name's places in the corpus written as a source ("from Wikipedia", "Twitter
 # users") that makes it a source rather than a dataset, when clearly more than those written as data.
 SOURCE_SHARE = 0.25
@@ -151,21 +159,29 @@ class Usage:
     source: int = 0  # "from Wikipedia", "in WordNet", "Twitter users"
     event: int = 0  # "the CoNLL 2017 shared task", "the SemEval workshop", "SemEval 2017 Task 4"
     model: int = 0  # "the RoBERTa model", "fine-tuned BERT"
+    collection: int = 0  # "the UD treebanks", "WSD datasets": data of the name, or for it
+    cased: int = 0  # places of a name of several plain words, capitalised ("Word Sense Disambiguation")
+    lower: int = 0  # ... and places of the same words in lower case: not written as a name
 
     def kind(self) -> str:
         """"source", "event" or "data": what a name typed Dataset is, by how it is written."""
         if self.event >= EVENT_SHARE * self.places and self.event >= 2:
             return "event"
         if self.source >= SOURCE_SHARE * self.places and self.source >= 2 \
-                and self.source >= SOURCE_OVER_DATA * (self.data + self.article):
+                and self.source >= SOURCE_OVER_DATA * (self.data + self.collection + self.article):
             return "source"
         return "data"
 
     def written_as_data(self) -> bool:
         """Is a name typed Method or Task written as data: introduced as data once ("X, a new
         dataset"), or written as data in a fifth of its places, and clearly more than as a model?"""
-        return (self.introduced >= 1 or (self.data >= 2 and self.data >= DATA_SHARE * self.places)) \
-            and self.data > 2 * self.model and self.kind() == "data"
+        return (self.introduced >= 1 or (self.data >= 2 and self.data >= PLACES_DATA_SHARE * self.places)) \
+            and self.data > 2 * self.model and self.kind() == "data" and self.a_name()
+
+    def a_name(self) -> bool:
+        """Does the corpus write the name as one, not as ordinary words now and then capitalised
+        ("Penn Treebank", not "Word Sense Disambiguation", "Sentence Ordering")?"""
+        return self.lower <= LOWER_SHARE * self.cased
 
 
 def _capitalised(form: str) -> bool:
@@ -200,7 +216,10 @@ def place_kind(text: str, start: int, end: int) -> str | None:
         return "introduced"  # "X, a new dataset of ...", "the cloze-test dataset X"
     if nxt in MODEL_CUES_AFTER or prev in MODEL_CUES_BEFORE:
         return "model"
-    # ("Twitter data" and "SQuAD data" are both written: "data" says nothing.)
+    # ("Twitter data" and "SQuAD data" are both written: "data" says nothing. "WSD datasets" are
+    # datasets for a task as often as "the UD treebanks" are a named collection.)
+    if nxt in DATA_NOUNS and nxt.endswith(("s", "corpora")):
+        return "collection"
     if (nxt in DATA_CUES_AFTER and nxt != "data") or (prev == "on" and len(words) > 1 and words[-2] in EVALUATED_ON_CUES):
         return "data"
     if prev == "the":
@@ -231,14 +250,25 @@ def usage(papers: Iterable[Paper], forms: dict[str, set[str]]) -> dict[str, Usag
                     shared.add(toks)
     for toks in shared:
         names.pop(toks, None)
+    # The same names in lower case, to count where the corpus writes them as ordinary words.
+    cased = set()
+    for toks, cid in list(names.items()):
+        low = tuple(t.lower() for t in toks)
+        if low != toks and len(low) > 1 and not any(name_strength(t) for t in toks) \
+                and names.setdefault(low, (cid,)) == (cid,):
+            cased.add(toks)
     out = {cid: Usage() for cid in forms}
     if not names:
         return out
     firsts = first_tokens(names)
     for p in papers:
         for start, end, cid in occurrences(p.text, names, firsts, longest=False):
+            if isinstance(cid, tuple):
+                out[cid[0]].lower += 1
+                continue
             u = out[cid]
             u.places += 1
+            u.cased += tokens(p.text[start:end]) in cased
             kind = place_kind(p.text, start, end)
             if kind == "introduced":
                 u.introduced += 1
@@ -295,10 +325,15 @@ def retype(resolution, papers: list[Paper], extractions: list[Extraction]):
         if v == DATASET:
             ent = resolution.entities[eid]
             forms.setdefault(_retyped(eid, DATASET), set()).update((ent.name, *ent.aliases))
-    kinds = {cid: u.kind() for cid, u in usage(papers, forms).items()}
+    usages = usage(papers, forms)
     for eid, v in verdicts.items():
-        if v == DATASET and kinds[_retyped(eid, DATASET)] != "data":
+        if v != DATASET:
+            continue
+        u = usages[_retyped(eid, DATASET)]
+        if u.kind() != "data":
             verdicts[eid] = None
+        elif resolution.entities[eid].type != DATASET and not u.a_name():
+            verdicts[eid] = resolution.entities[eid].type  # "Sentence Ordering" stays a Task
     # A name typed Method or Task that the corpus introduces or writes as data, wherever the tagger
     # saw it or not ("We introduce HotpotQA, a new dataset", "the cloze-test dataset CLOTH").
     named = {eid: {ent.name, *ent.aliases} for eid, ent in resolution.entities.items()
