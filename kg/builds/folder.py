@@ -20,6 +20,11 @@ from kg.layout import (ASSET_FILE, BUILD_ENTRIES, DEFAULT_EXPORTS, GRAPH_JSON, M
 from kg.util.signals import deferred_sigint
 
 
+class FolderError(KgError):
+    """The folder a build is to be written to cannot take it. The message asks for another folder;
+    the command line adds which of its options names it (kg.cli.build)."""
+
+
 def find_build(path: Path | str | None = None, exports: Path = DEFAULT_EXPORTS) -> Path:
     """The build folder at ``path`` (or where its cut swap left it), or the most recent build under ``exports``."""
     if path is not None:
@@ -65,15 +70,15 @@ def make_parent(path: Path) -> None:
     try:
         file = next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), None)
     except PermissionError:  # a folder on the way cannot be entered
-        raise KgError(f"{path.parent}: cannot hold the build folder (Permission denied); give another --out") from None
+        raise FolderError(f"{path.parent}: cannot hold the build folder (Permission denied); give another folder") from None
     if file is not None:
-        raise KgError(f"{file}: is a file, so it cannot hold the build folder; give another --out")
+        raise FolderError(f"{file}: is a file, so it cannot hold the build folder; give another folder")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise KgError(f"{path.parent}: cannot hold the build folder ({e.strerror or e}); give another --out") from None
+        raise FolderError(f"{path.parent}: cannot hold the build folder ({e.strerror or e}); give another folder") from None
     if not os.access(path.parent, os.W_OK | os.X_OK):  # else found only at the end, after the extraction
-        raise KgError(f"{path.parent}: cannot hold the build folder (Permission denied); give another --out")
+        raise FolderError(f"{path.parent}: cannot hold the build folder (Permission denied); give another folder")
 
 
 # Tells whether a folder a stage of kg writes into a build (its name the key) holds only that
@@ -88,23 +93,23 @@ def check_replaceable(path: Path, folders: FolderChecks = {}) -> None:
     try:
         _check_replaceable(path, folders)
     except PermissionError:  # a folder on the way cannot be entered: stat itself fails
-        raise KgError(f"{path}: cannot be reached (Permission denied); give another --out") from None
+        raise FolderError(f"{path}: cannot be reached (Permission denied); give another folder") from None
 
 
 def _check_replaceable(path: Path, folders: FolderChecks) -> None:
     if path.is_symlink():  # the swap would replace the link, not the folder it names
-        raise KgError(f"{path}: is a symbolic link; give the folder it points to as --out")
+        raise FolderError(f"{path}: is a symbolic link; give the folder it points to")
     if path.exists() and not path.is_dir():
-        raise KgError(f"{path}: is a file; --out takes a folder (a new one, or an earlier kg build)")
+        raise FolderError(f"{path}: is a file; a build goes in a folder (a new one, or an earlier kg build)")
     if path.is_dir() and not is_build(path) and any(path.iterdir()):
-        raise KgError(f"{path}: is a folder that is not a kg build; kg replaces its --out folder whole, "
+        raise FolderError(f"{path}: is a folder that is not a kg build; kg replaces the folder it builds in whole, "
                       f"so give a new or empty folder, or an earlier build's")
     if is_build(path):
         foreign = _foreign_files(path, folders)
         if foreign:
-            raise KgError(f"{path}: the build folder also holds {', '.join(foreign[:3])}"
+            raise FolderError(f"{path}: the build folder also holds {', '.join(foreign[:3])}"
                           f"{' and more' if len(foreign) > 3 else ''}, which the new build would delete; "
-                          f"move them out first, or give another --out")
+                          f"move them out first, or give another folder")
 
 
 def _foreign_files(build: Path, folders: FolderChecks) -> list[str]:

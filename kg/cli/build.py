@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kg.builds import MANIFEST
+from kg.builds.folder import FolderError
 from kg.builds.options import BuildOptions, default_cache_dir
 from kg.cli.app import app
 from kg.cli.common import relationship_lines
@@ -82,6 +83,9 @@ def build_command(
     warnings = _Warnings()
     try:
         result = build(corpus, options, warn=warnings)
+    except FolderError as exc:  # the library asks for another folder; here, --out names it
+        warnings.close()
+        raise KgError(f"{exc} (--out DIR)") from None
     except BaseException:
         warnings.close()
         raise
