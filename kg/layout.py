@@ -7,7 +7,7 @@ Layout of ``exports/<corpus name>/``::
     graph.graphml   the same graph as GraphML (lists as JSON text)
     store           the embedded LadybugDB database (one file)
     records/        the papers and their extractions as Parquet shards (kg.builds.shards): what `kg add` adds to
-    index.html      the interactive overview (pyvis)
+    index.html      the overview: a labelled map of the most named concepts (kg.view.conceptmap)
     map.html        the corpus map: papers grouped by research theme
     trends.html     concepts rising and falling over the years (corpora of two years or more)
     views/          per-paper and per-concept pages (``page_name``), their scripts in views/lib/

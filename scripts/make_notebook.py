@@ -103,8 +103,10 @@ else:
         print(section, [c.name for c in getattr(t, section)])"""),
     ("md", """## The interactive view
 
-`index.html` in the build folder is the overview (colour and shape by type, size by degree,
-a type filter and a search box). It is self-contained, so it can be shown inline."""),
+`index.html` in the build folder is the overview: a labelled map of the concepts most papers name,
+placed so that concepts named together sit together, sized by papers, coloured by research theme (or
+by average year in a corpus of several years). Open it in a browser: a click on a concept opens its
+page in `views/`, which lists its papers. Shown inline here, the map can be panned and zoomed."""),
     ("code", """import html
 
 page = (b.path / "index.html").read_text(encoding="utf-8")

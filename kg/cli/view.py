@@ -20,7 +20,7 @@ def view_command(
                                               show_default=False)] = None,
     concept: Annotated[str | None, typer.Option("--concept", metavar="NAME", help="Write this concept's page (name, alias or id).",
                                                 show_default=False)] = None,
-    budget: Annotated[int | None, typer.Option("--budget", min=10, metavar="NODES", help="Most nodes drawn in the overview (default: 1500).",
+    budget: Annotated[int | None, typer.Option("--budget", min=10, metavar="NODES", help="Papers drawn on the map of themes, and nodes given pages in a very large build (default: 1500); the overview draws at most 80 concepts.",
                                                show_default=False)] = None,
 ) -> None:
     """Write the HTML views (they work offline) and print the path of the page to open.
