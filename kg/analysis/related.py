@@ -34,8 +34,19 @@ so each shared concept adds ``w(a, c) w(b, c) idf(c) / (|a| |b|)``, the
 figure the explanation is sorted by, and papers with long concept lists do
 not become everyone's neighbour. Concepts found in one paper only, and words
 too generic to stand for a concept alone ("method", "model"), never count.
-Only papers with at least one shared concept are ever returned, so every
-neighbour comes with its reasons. docs/related.md has the benchmark.
+Without vectors, only papers with at least one shared specific concept are returned.
+
+Fusion. Extraction keeps each abstract's unit all-MiniLM-L6-v2 vector (kg.extract.docvec,
+kg.graph.vectors). When every paper of the graph has one, the ranking is
+
+    fused(a, b) = (cos(a, b) + CONCEPT_WEIGHT * score(a, b)) / (1 + CONCEPT_WEIGHT)
+
+over every other paper, ``score`` being the concept score above (0 for a pair sharing no specific
+concept): dense similarity finds the papers on the same subject however they word it, the
+concepts add what they name in common and explain it. A neighbour sharing no specific concept
+lists no reasons and is noted NOTE_WORDING. A graph some of whose papers have no vector
+(extracted with --no-keybert, or added to a build made before vectors were kept) is ranked by
+concepts alone, every paper alike. docs/related.md has the benchmark.
 """
 from __future__ import annotations
 
