@@ -217,8 +217,8 @@ def place_kind(text: str, start: int, end: int) -> str | None:
     if nxt in MODEL_CUES_AFTER or prev in MODEL_CUES_BEFORE:
         return "model"
     # ("Twitter data" and "SQuAD data" are both written: "data" says nothing. "WSD datasets" are
-    # datasets for a task as often as "the UD treebanks" are a named collection.)
-    if nxt in DATA_NOUNS and nxt.endswith(("s", "corpora")):
+    # datasets for a task as often as a named collection; "the UD treebanks" are the name's.)
+    if nxt in ("datasets", "corpora", "benchmarks"):
         return "collection"
     if (nxt in DATA_CUES_AFTER and nxt != "data") or (prev == "on" and len(words) > 1 and words[-2] in EVALUATED_ON_CUES):
         return "data"
