@@ -15,8 +15,12 @@ Two benchmarks of ../shared/bench/real (README there):
 
 ``kg`` is the ranking kg uses: the abstracts' vectors kept by extraction fused with the concept
 score (kg.analysis.related, "Fusion"); ``kg_concepts`` the concept score alone (what a build
-without vectors ranks by), ``kg_vectors`` kg's vectors alone. ``--facet-vectors`` adds, for the
-method facet, the cosine of facet vectors (the mean of the paper's Method mentions' phrase vectors).
+without vectors ranks by), ``kg_vectors`` kg's vectors alone. A faceted ``kg`` adds the cosine of
+facet vectors (the mean of the static phrase vectors of the paper's mentions of the facet's type,
+``FACET_WEIGHT``); ``--facet-vectors W,...`` tries other weights, ``--facet-embedders`` other phrase
+vectors (added to kg's faceted score without facet vectors), and ``halves`` gives each ranker's NDCG
+on two halves of each facet's pools (queries sorted by id, alternately), to choose on one half and
+check on the other.
 
 kg's side is built by the library the way `kg build` builds (``extract_corpus`` with the
 extraction cache, ``find_concepts``, ``build_graph``); the baselines rank title + abstract:
@@ -48,7 +52,7 @@ from kg.corpus import Corpus, read_corpus  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
 from kg.builds.pipeline import BuildOptions, extract_corpus  # noqa: E402
 from kg.records import Paper  # noqa: E402
-from kg.analysis.related import ConceptIndex  # noqa: E402
+from kg.analysis.related import CONCEPT_WEIGHT, ConceptIndex, fuse  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "bench" / "real"
 # CSFCube facet -> kg's facet (None: every concept).
@@ -289,16 +293,22 @@ def csfcube(args, opts: BuildOptions) -> dict:
         emb = {p: e[i] for i, p in enumerate(pool_ids)}
 
     facet_vecs = {}
-    if args.facet_vectors and index[None].dense is not None:
+    if args.facet_embedders and index[None].dense is not None:
         t = time.perf_counter()
-        facet_vecs = {(by, name): facet_vectors(g, by, embed) for name, embed in phrase_embedders().items()
-                      for by in CSF_FACETS.values() if by}
-        # Not free: a second transformer pass over each paper's facet sentences (for comparison).
-        facet_vecs.update({(by, "minilm_sentences"): facet_vectors(g, by, phrase_embedders()["minilm"], True)
-                           for by in CSF_FACETS.values() if by})
+        embedders = phrase_embedders()
+        for name in args.facet_embedders:
+            for by in {b for b in CSF_FACETS.values() if b}:
+                # minilm_sentences is not free: a transformer pass over each paper's facet sentences.
+                facet_vecs[(by, name)] = facet_vectors(g, by, embedders[name.removesuffix("_sentences")],
+                                                       name.endswith("_sentences"))
         timings["facet_vectors"] = round(time.perf_counter() - t, 1)
+    half = {}
+    for f in CSF_FACETS:
+        for i, q in enumerate(sorted(q for q, x in pools if x == f)):
+            half[(q, f)] = "AB"[i % 2]
 
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    halves: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for (query, facet), grades in pools.items():
         q = alias.get(query, query)
         # A candidate merged into another paper keeps its own grade; both rank the same.
@@ -315,19 +325,26 @@ def csfcube(args, opts: BuildOptions) -> dict:
             for w in args.fuse or ():
                 rankers[f"kg_weight_{w:g}"] = lambda c, w=w: (index[by].cosine(q, alias.get(c, c)) + w * index[
                     by].concept_score(q, alias.get(c, c))) / (1 + w)
+            for w in (args.facet_vectors or ()) if by else ():
+                def weighted(c, w=w):
+                    c = alias.get(c, c)
+                    return (index[by].cosine(q, c) + CONCEPT_WEIGHT * index[by].concept_score(q, c)
+                            + w * index[by].facet_cosine(q, c)) / (1 + CONCEPT_WEIGHT + w)
+                rankers[f"kg_facet_weight_{w:g}"] = weighted
             for (fby, name), fv in facet_vecs.items():
                 if fby != by:
                     continue
-                for a in args.facet_vectors:
+                for a in args.facet_vectors or ():
                     def facet_score(c, a=a, fv=fv):
                         c = alias.get(c, c)
                         f = float(fv[q] @ fv[c]) if q in fv and c in fv else 0.0
-                        return index[by].score(q, c) + a * f
-                    rankers[f"kg+{a:g}*facet_{name}"] = facet_score
+                        return fuse(index[by].cosine(q, c), index[by].concept_score(q, c)) + a * f
+                    rankers[f"kg_nofacet+{a:g}*facet_{name}"] = facet_score
         if emb is not None:
             rankers["dense_minilm"] = lambda c: float(emb[q] @ emb[alias.get(c, c)])
         for name, score in rankers.items():
             scores[name][facet].append(ndcg(rank_pool(score, cands), grades, args.at))
+            halves[name][f"{facet}_{half[(query, facet)]}"].append(scores[name][facet][-1])
         zeros = sum(1 for c in cands if index[by].concept_score(q, alias.get(c, c)) == 0)
         scores["_kg_zero_share"][facet].append(zeros / max(len(cands), 1))
 
@@ -346,6 +363,8 @@ def csfcube(args, opts: BuildOptions) -> dict:
         "papers_in_corpus": len(papers),
         "at": args.at,
         "ndcg_at": ndcgs,
+        "halves": {m: {h: round(100 * sum(v) / len(v), 1) for h, v in sorted(per.items())}
+                   for m, per in halves.items()},
         "kg_candidates_sharing_no_specific_concept": summary(scores["_kg_zero_share"], 1.0),
         "seconds": timings,
     }
@@ -370,8 +389,11 @@ def main() -> None:
                     help="also rank by (cosine + W concept score) / (1 + W) for each concept weight W")
     ap.add_argument("--vectors", action="store_true",
                     help="EMNLP: also rank by candidate abstract vectors alone (static; MiniLM at 64/128/256 pieces)")
-    ap.add_argument("--facet-vectors", type=lambda v: [float(x) for x in v.split(",")], metavar="A,A,...",
-                    help="CSFCube: also rank a faceted pool by kg's score + A * the cosine of facet vectors")
+    ap.add_argument("--facet-vectors", type=lambda v: [float(x) for x in v.split(",")], metavar="W,W,...",
+                    help="CSFCube: also rank a faceted pool with facet weight W (kg's is FACET_WEIGHT)")
+    ap.add_argument("--facet-embedders", type=lambda v: v.split(","), metavar="NAME,...",
+                    help="CSFCube: with --facet-vectors, also facet vectors of these phrase vectors: "
+                         "static, minilm, minilm_sentences (slow)")
     args = ap.parse_args()
 
     wanted = [args.only] if args.only else ["emnlp", "csfcube"]

@@ -171,3 +171,21 @@ def test_the_document_vector_is_sentence_transformers_all_minilm():
     assert np.abs(got - want).max() < 1e-4
     short = DocumentEncoder().embed(texts)  # 128 pieces: the long text is cut, the short one is not
     assert np.abs(short[0] - want[0]).max() < 1e-4 and np.abs(short[1] - want[1]).max() > 1e-3
+
+
+def test_a_facet_ranking_adds_the_facet_vectors_cosine():
+    from kg.analysis.related import FACET_WEIGHT
+
+    g, _, _ = corpus(VECTORS)
+    index = ConceptIndex.from_graph(g, by="method")
+    assert index.facet_vectors is not None
+    # a and b both name "policy mirror descent": their facet vectors are one phrase's, cosine 1.
+    assert index.facet_cosine("a", "b") == pytest.approx(1.0, abs=1e-5)
+    assert index.facet_cosine("a", "c") == 0.0  # c mentions no method
+    want = (index.cosine("a", "b") + CONCEPT_WEIGHT * index.concept_score("a", "b") + FACET_WEIGHT) / (
+        1 + CONCEPT_WEIGHT + FACET_WEIGHT)
+    assert index.score("a", "b") == pytest.approx(want, abs=1e-6)
+    assert ConceptIndex.from_graph(g).facet_cosine("a", "b") is None  # no facet, no facet term
+    everything = related_all(g, k=3, by="method")
+    for pid in VECTORS:
+        assert everything[pid] == related(g, pid, k=3, by="method")

@@ -89,6 +89,10 @@ LISTED_K = 10  # related papers the views list per paper: a build ranks at least
 # Fusion (module doc): score = (cosine + CONCEPT_WEIGHT * concept score) / (1 + CONCEPT_WEIGHT). Chosen on
 # EMNLP 2020 same-track P@5 (0.1-1.0 tried; 0.5 best), checked on CSFCube (docs/related.md).
 CONCEPT_WEIGHT = 0.5
+# With ``by``: + FACET_WEIGHT * the cosine of the two papers' facet vectors (the mean of the static
+# phrase vectors of their mentions of the facet's type), in numerator and denominator alike. Chosen
+# on half of CSFCube's development pools (0.15-0.75 tried), checked on the other half (docs/related.md).
+FACET_WEIGHT = 0.75
 
 # Strength of each way a paper comes to have a concept.
 W_PHRASE = 1.0  # the entity / key phrase itself, or an alias of it
@@ -313,6 +317,8 @@ class ConceptIndex:
     dense: PaperVectors | None = field(default=None, repr=False, compare=False)
     _shared_cache: dict[str, SharedConcept] = field(default_factory=dict, repr=False, compare=False)
     _dense_row: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    # With ``by`` and ``dense``: each paper's facet vector, rows as ``dense``'s (zero: no mention of the facet).
+    facet_vectors: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.dense is not None:
@@ -442,14 +448,24 @@ class ConceptIndex:
         found = vectors_of_graph(g) if dense else None
         if found is not None and len(found) != len(vectors):
             found = None  # some papers have none (an old build added to): concepts alone, for every paper
-        return cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic,
-                   found.subset(vectors) if found is not None else None)
+        found = found.subset(vectors) if found is not None else None
+        index = cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, found)
+        if facet and found is not None:
+            index.facet_vectors = _facet_vectors(g, found.ids, schema.MENTION_REL[facet])
+        return index
 
     def score(self, a: str, b: str) -> float:
         """The score of papers ``a`` and ``b``: what ``related`` ranks by, for any pair, not only a
-        paper's top k. With vectors, ``fuse(cosine, concept_score)``; else the concept score."""
+        paper's top k. With vectors, ``fuse(cosine, concept_score, facet_cosine)``; else the concept score."""
         concepts = self.concept_score(a, b)
-        return fuse(self.cosine(a, b), concepts) if self.dense is not None else concepts
+        return fuse(self.cosine(a, b), concepts, self.facet_cosine(a, b)) if self.dense is not None else concepts
+
+    def facet_cosine(self, a: str, b: str) -> float | None:
+        """The cosine of the two papers' facet vectors (0 if either has none); None without ``by``."""
+        if self.facet_vectors is None:
+            return None
+        f = self.facet_vectors
+        return float(f[self._dense_row[a]] @ f[self._dense_row[b]])
 
     def concept_score(self, a: str, b: str) -> float:
         """The concept score of papers ``a`` and ``b`` (0 when they share no specific concept)."""
@@ -481,7 +497,8 @@ class ConceptIndex:
         if self.dense is None:
             return RelatedPaper(other, self.titles[other], concepts, shared)
         cos = self.cosine(pid, other) if cosine is None else cosine
-        return RelatedPaper(other, self.titles[other], fuse(cos, concepts), shared, "" if shared else NOTE_WORDING)
+        return RelatedPaper(other, self.titles[other], fuse(cos, concepts, self.facet_cosine(pid, other)), shared,
+                            "" if shared else NOTE_WORDING)
 
     def _contrib(self, a: str, b: str) -> dict[str, float]:
         vec, ovec = self.vectors[a], self.vectors[b]
@@ -528,7 +545,8 @@ class ConceptIndex:
         for other, cs in contrib.items():
             if self.explains(cs):
                 concepts[self._dense_row[other]] = sum(cs.values())
-        scores = fuse(cos, concepts)
+        f = self.facet_vectors
+        scores = fuse(cos, concepts, None if f is None else f @ f[self._dense_row[paper_id]])
         scores[self._dense_row[paper_id]] = -np.inf
         ranked = _top(scores, pids, k)
         return [self._pair(paper_id, pids[j], contrib.get(pids[j], {}), max_shared, float(cos[j])) for j in ranked]
@@ -564,7 +582,9 @@ class ConceptIndex:
         xst = xs.T.tocsr()
         out: dict[str, list[RelatedPaper]] = {}
         if self.dense is not None:
-            m = self.dense.matrix[[self._dense_row[p] for p in pids]]
+            rows = [self._dense_row[p] for p in pids]
+            m = self.dense.matrix[rows]
+            fm = self.facet_vectors[rows] if self.facet_vectors is not None else None
         for lo in range(0, len(pids), block):
             # Kept sparse: a dense block row is the whole corpus wide, and most of it is zero.
             sims = (x[lo: lo + block] @ xt).tocsr()
@@ -574,7 +594,7 @@ class ConceptIndex:
                 # 100k papers, 100 MB); the concept score is added where a specific concept is shared.
                 cos = m[lo: lo + block] @ m.T
                 explained = sims.multiply(spec.astype(bool)).toarray()
-                scores = fuse(cos, explained)
+                scores = fuse(cos, explained, None if fm is None else fm[lo: lo + block] @ fm.T)
                 for r in range(scores.shape[0]):
                     i = lo + r
                     scores[r, i] = -np.inf
@@ -647,10 +667,35 @@ class ConceptIndex:
         return sc
 
 
-def fuse(cosine, concepts):
+def fuse(cosine, concepts, facet=None):
     """The fused score of a pair (or arrays of pairs): the cosine of the abstracts' vectors plus
-    CONCEPT_WEIGHT times the concept score, scaled so that a score is at most 1."""
-    return (cosine + CONCEPT_WEIGHT * concepts) / (1.0 + CONCEPT_WEIGHT)
+    CONCEPT_WEIGHT times the concept score (plus FACET_WEIGHT times the cosine of the facet
+    vectors, with ``by``), scaled so that a score is at most 1."""
+    if facet is None:
+        return (cosine + CONCEPT_WEIGHT * concepts) / (1.0 + CONCEPT_WEIGHT)
+    return (cosine + CONCEPT_WEIGHT * concepts + FACET_WEIGHT * facet) / (1.0 + CONCEPT_WEIGHT + FACET_WEIGHT)
+
+
+def _facet_vectors(g: nx.DiGraph, pids: Iterable[str], rel: str):
+    """Each paper's facet vector, in ``pids``' order: the normalised mean of the static phrase vectors
+    (kg.graph.vectors.static_vectors, the ones KeyBERT ranks the phrases with) of the
+    surfaces of its mentions of type ``rel``; a zero row for a paper with none."""
+    import numpy as np
+
+    from kg.graph.vectors import static_vectors
+
+    pids = list(pids)
+    surfaces = [sorted({s for _, _, d in g.out_edges(p, data=True) if d.get("type") == rel
+                        for s in d.get("surface") or ()}) for p in pids]
+    phrases = sorted({s for ss in surfaces for s in ss})
+    vec = dict(zip(phrases, static_vectors(phrases))) if phrases else {}
+    dim = len(next(iter(vec.values()))) if vec else 1
+    out = np.zeros((len(pids), dim), np.float32)
+    for i, ss in enumerate(surfaces):
+        if ss:
+            v = np.mean([vec[s] for s in ss], axis=0)
+            out[i] = v / (np.linalg.norm(v) or 1.0)
+    return out
 
 
 def _top(scores, pids: tuple[str, ...] | list[str], k: int) -> list[int]:

@@ -10,8 +10,9 @@ with them the store, GraphML and the Neo4j exports, stay as they were.
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -77,6 +78,24 @@ class PaperVectors:
             return cls((), np.zeros((0, 0), np.float32))
         raw = np.frombuffer(base64.b64decode(data["float16"]), dtype=DTYPE)
         return cls(ids, raw.astype(np.float32).reshape(len(ids), int(data["dim"])))
+
+
+@lru_cache(maxsize=1)
+def _static_model():
+    from model2vec import StaticModel
+
+    from kg.extract.models import STATIC_DIR
+
+    return StaticModel.from_pretrained(str(STATIC_DIR))
+
+
+def static_vectors(phrases: Sequence[str]) -> np.ndarray:
+    """Unit vectors of ``phrases`` by the static model KeyBERT embeds phrases with by default
+    (kg/extract/models.py; the same vectors as kg.extract.keyphrases.PhraseEmbedder's): thousands
+    a second, so a facet ranking computes them when it runs rather than a build keeping them."""
+    vecs = np.asarray(_static_model().encode(list(phrases)), dtype=np.float32)
+    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+    return vecs / np.where(norms == 0, 1, norms)
 
 
 def attach(g, vectors: PaperVectors) -> None:
