@@ -446,9 +446,9 @@ class ConceptIndex:
         generic = frozenset(same.get(c, c) for c in generic) & df.keys()
         broad = frozenset(c for c in df if df[c] > limit) | generic
         found = vectors_of_graph(g) if dense else None
+        found = found.subset(vectors) if found is not None else None
         if found is not None and len(found) != len(vectors):
             found = None  # some papers have none (an old build added to): concepts alone, for every paper
-        found = found.subset(vectors) if found is not None else None
         index = cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, found)
         if facet and found is not None:
             index.facet_vectors = _facet_vectors(g, found.ids, schema.MENTION_REL[facet])
