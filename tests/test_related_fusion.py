@@ -189,3 +189,33 @@ def test_a_facet_ranking_adds_the_facet_vectors_cosine():
     everything = related_all(g, k=3, by="method")
     for pid in VECTORS:
         assert everything[pid] == related(g, pid, k=3, by="method")
+
+
+def _vector_extract(corpus, options):
+    """tests/test_add.py's fake extraction, each paper with a vector made from its id."""
+    from tests.test_add import fake_extract
+
+    exs, n = fake_extract(corpus, options)
+    rng = {p.id: np.random.default_rng(sum(map(ord, p.id))) for p in corpus.papers}
+    return [dataclasses.replace(ex, embedding=to_bytes(unit(*rng[ex.paper_id].normal(size=DIM)))) for ex in exs], n
+
+
+def test_kg_add_keeps_every_papers_vector_and_ranks_as_a_cold_build(tmp_path):
+    from kg.builds import Build
+    from kg.builds.adding import add
+    from kg.builds.pipeline import BuildOptions, build
+    from tests.test_add import jsonl, records
+
+    old, new = records(12), records(4, first=12)
+    build(jsonl(tmp_path / "in" / "corpus.jsonl", old), BuildOptions(out=tmp_path / "added", views=False),
+          extract=_vector_extract)
+    add(jsonl(tmp_path / "in" / "new.jsonl", new), tmp_path / "added", BuildOptions(views=False),
+        extract=_vector_extract)
+    build(jsonl(tmp_path / "cold" / "corpus.jsonl", old + new), BuildOptions(out=tmp_path / "cold" / "b", views=False),
+          extract=_vector_extract)
+    added, cold = Build(tmp_path / "added").graph(), Build(tmp_path / "cold" / "b").graph()
+    vectors = of_graph(added)
+    assert vectors is not None and len(vectors) == 16
+    assert ConceptIndex.from_graph(added).dense is not None
+    pid = vectors.ids[0]
+    assert related(added, pid, k=5) == related(cold, pid, k=5)
