@@ -6,7 +6,7 @@ Layout of ``exports/<corpus name>/``::
     graph.json      node-link JSON of the NetworkX graph (the source of truth)
     graph.graphml   the same graph as GraphML (lists as JSON text)
     store           the embedded LadybugDB database (one file)
-    records/        the papers and their extractions as Parquet shards (kg.builds.shards): what `kg add` adds to
+    records/        the papers and their extractions as Parquet shards (kg.store.shards): what `kg add` adds to
     index.html      the overview: a labelled map of the most named concepts (kg.view.conceptmap)
     map.html        the corpus map: papers grouped by research theme
     trends.html     concepts rising and falling over the years (corpora of two years or more)
@@ -45,7 +45,7 @@ PAGE_DIGESTS = "pages.json"  # in views/: what each page shows, as a digest (kg.
 THEMES_JS = "themes.js"  # in views/: each paper's research theme, which the pages read (kg.view.write_themes)
 NEO4J_IMPORT = "neo4j-import"
 NEO4J_SCRIPT = "neo4j.cypher"
-RECORDS = "records"  # the shards of kg.builds.shards
+RECORDS = "records"  # the shards of kg.store.shards
 DEFAULT_EXPORTS = Path("exports")
 # What a build folder holds: its outputs and the exports kg writes into it by default.
 BUILD_ENTRIES = frozenset({MANIFEST, GRAPH_JSON, GRAPH_ML, STORE, RECORDS, INDEX_HTML, MAP_HTML, TRENDS_HTML, VIEWS,

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kg.builds import shards
+from kg.store import shards
 from kg.builds.adding import add
 from kg.builds import GRAPH_JSON, MANIFEST, RECORDS, VIEWS, Build, Manifest, page_name
 from kg.cli.app import app

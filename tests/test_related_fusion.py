@@ -9,7 +9,7 @@ import pytest
 from kg.analysis.related import (CONCEPT_WEIGHT, NOTE_WORDING, ConceptIndex, add_related_edges, fuse, rank_among,
                                  related, related_all)
 from kg.builds.cache import ExtractionCache
-from kg.builds.shards import read_records, write_shards
+from kg.store.shards import read_records, write_shards
 from kg.concepts.resolve import resolve
 from kg.graph import build_graph
 from kg.graph.io import read_json, write_json

@@ -1,4 +1,4 @@
-"""The extraction shards (kg.builds.shards) and the neo4j-admin import files written from them without
+"""The extraction shards (kg.store.shards) and the neo4j-admin import files written from them without
 the graph in memory (kg.export.shard_import)."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from kg import schema
 
-from kg.builds import shards
+from kg.store import shards
 from kg.builds import RECORDS
 from kg.errors import KgError
 from kg.export.neo4j_import import write_import

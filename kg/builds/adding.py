@@ -1,6 +1,6 @@
 """`kg add` as a library call: new papers into an existing build, swapped in as `kg build` does.
 
-The build's own records (``records/``, kg.builds.shards) give the papers it holds and their
+The build's own records (``records/``, kg.store.shards) give the papers it holds and their
 extractions, so only the new papers are read from their corpus and extracted. Resolution, the
 graph, the related-paper ranking, the graph files, the store and the pages are then made afresh
 from all the records: every one of them depends on the whole corpus (entities merge across
@@ -23,7 +23,8 @@ from functools import partial
 from pathlib import Path
 
 from kg import layout
-from kg.builds import folder, shards
+from kg.builds import folder
+from kg.store import shards
 from kg.corpus import Corpus, read_corpus
 from kg.corpus.papers import normalized
 from kg.errors import KgError

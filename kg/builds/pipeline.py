@@ -15,7 +15,8 @@ from pathlib import Path
 import networkx as nx
 
 from kg import __version__, layout, schema
-from kg.builds import folder, shards
+from kg.builds import folder
+from kg.store import shards
 from kg.corpus import Corpus, read_corpus
 from kg.graph import build_graph
 from kg.graph.io import write_graphml, write_json
@@ -37,7 +38,7 @@ class BuildResult:
     extracted: int = 0  # papers run through the extractor (the rest came from the cache)
     timings: dict[str, float] = field(default_factory=dict)
     extractions: list[Extraction] = field(default_factory=list)  # one per paper, in the corpus's order
-    # Where the records (kg.builds.shards) of ``corpus.papers[:kept]`` are already written: a build
+    # Where the records (kg.store.shards) of ``corpus.papers[:kept]`` are already written: a build
     # being added to. ``write_build`` links those shards and writes only the papers after them.
     kept_records: Path | None = None
     kept: int = 0
@@ -172,7 +173,7 @@ def assemble(papers: list[Paper], extractions: list[Extraction], options: BuildO
 def write_build(result: BuildResult, options: BuildOptions, related: dict | None = None,
                 check: Callable[[Path], None] | None = None,
                 keep_pages_from: Path | None = None) -> None:
-    """Write ``result`` to ``result.path`` as a build folder: the records (``kg.builds.shards``), graph
+    """Write ``result`` to ``result.path`` as a build folder: the records (``kg.store.shards``), graph
     files, store, views (unless ``options.views`` is off) and the manifest, swapped in whole
     (``kg.folder.writing``; ``check`` is called on the folder being replaced just before the swap).
     ``keep_pages_from``: an earlier build's views/ folder, whose pages that would be written the

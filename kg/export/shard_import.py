@@ -2,7 +2,7 @@
 
 The route for corpora whose graph outgrows one machine's NetworkX and embedded store
 (docs/neo4j.md, "Corpora too big for one machine"). It reads the Parquet shards of papers and
-their extractions (``kg.builds.shards``: a build's ``records/``) one at a time and resolves entities as a
+their extractions (``kg.store.shards``: a build's ``records/``) one at a time and resolves entities as a
 group-by:
 
 1. map, per shard: each Paper becomes a row of ``nodes_Paper.csv``; each mention gets its key
@@ -34,7 +34,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kg import schema
-from kg.builds import shards
+from kg.store import shards
 from kg.errors import KgError
 from kg.export.neo4j_import import (ImportFiles, check_out_folder, field, header_type, import_command, readme,
                                     replace_folder)
