@@ -254,3 +254,16 @@ def test_a_page_worker_that_dies_fails_the_views_instead_of_hanging(tmp_path, mo
     monkeypatch.setattr(kg.view, "concept_view", killed)
     with pytest.raises(KgError, match="a worker process died"):
         write_views(view_corpus(), tmp_path, corpus="c", workers=2)
+
+
+def test_a_neighbour_related_by_wording_alone_says_so_on_the_pages():
+    import networkx as nx
+
+    from kg.analysis.related import NOTE_WORDING, RelatedPaper
+    from kg.view.pages import related_json
+
+    row = RelatedPaper(id="p2", title="Another paper", score=0.41, shared=(), note=NOTE_WORDING)
+    [js] = related_json(nx.DiGraph(), [row], prefix="views/")
+    assert js["shared"] == [] and js["note"] == NOTE_WORDING
+    script = (Path(__file__).resolve().parent.parent / "kg/view/templates/kg-view.js").read_text(encoding="utf-8")
+    assert "r.note ||" in script  # the panel shows the note where the shared concepts would be

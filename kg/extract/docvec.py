@@ -7,8 +7,8 @@ abstract. KeyBERT's own document vector cannot serve: by default it is the Model
 static model (kg/extract/models.py), whose abstract vectors put 0.23 of each EMNLP 2020 paper's
 top 5 in its track against 0.44 for the transformer's, and the tagger's pooled states, fine-tuned
 for tagging, 0.22 at best (any layer). MAX_PIECES is 128, not sentence-transformers' 256: on
-EMNLP 2020 the first 128 pieces placed 0.451 in the track (256: 0.439, 64: 0.457) at half the
-cost (docs/related.md).
+EMNLP 2020 the first 128 pieces place a paper's neighbours in its track at least as often as 256,
+at half the cost (the figures are in docs/related.md).
 """
 from __future__ import annotations
 

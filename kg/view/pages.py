@@ -17,7 +17,7 @@ from pyvis.network import Network
 from kg import schema
 from kg.analysis.trends import paper_years
 from kg.graph import entities_of, mention_edge, paper_text, papers_of
-from kg.analysis.related import RelatedPaper
+from kg.analysis.related import NOTE_WORDING, RelatedPaper
 from kg.corpus.titles import clip
 from kg.view.names import concept_page, paper_page
 from kg.view.render import Page
@@ -129,7 +129,7 @@ def _mention_edge(b: _Builder, u: str, v: str) -> None:
 
 
 def _related_edge(b: _Builder, u: str, row: RelatedPaper, faint: bool = False, rank: int | None = None) -> None:
-    names = ", ".join(s.name for s in row.shared[:4])
+    names = ", ".join(s.name for s in row.shared[:4]) or row.note or NOTE_WORDING
     extra = {"label": f"#{rank}", "font": {"size": 11, "color": "#0072B2", "strokeWidth": 3}} if rank else {}
     # Faint in the overview, where hundreds of them would drown the paper-concept edges.
     b.edge(u, row.id, dashes=True, width=(1 if faint else 1 + 4 * min(row.score, 1.0)),

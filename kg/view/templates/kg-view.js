@@ -109,7 +109,9 @@
     return el("ol", {"class": "related"}, rows.map(function (r) {
       return el("li", {"class": "related-paper", "data-id": r.id}, [
         linkTo(r.id, r.title), " ", el("span", {"class": "score", text: "score " + r.score.toFixed(3)}),
-        el("div", {"class": "concepts"}, ["shared: "].concat(r.shared.map(conceptChip)))
+        // A neighbour found by its wording alone shares no specific concept: say so, not an empty list.
+        el("div", {"class": "concepts"}, r.shared.length ? ["shared: "].concat(r.shared.map(conceptChip))
+                                                          : [r.note || "similar wording"])
       ]);
     }));
   }
