@@ -201,3 +201,15 @@ def test_a_name_introduced_as_data_is_a_dataset_and_a_title_cased_task_is_not():
     assert "QuAC" in names(r, "Dataset")
     # Written in lower case as often as capitalised: the name of a task, not of a dataset.
     assert "Word Sense Disambiguation" in names(r, "Task")
+
+
+def test_a_name_with_based_after_it_is_that_name_and_a_word_with_based_is_not():
+    _, _, r = concepts(
+        ("a", "We fine-tune BERT for tagging.", [("BERT", "Method")]),
+        ("b", "BERT-based models and rule-based systems.", [("BERT-based models", "Method"),
+                                                          ("rule-based systems", "Method")]),
+        ("c", "A BERT-based tagger beats rule-based tagging.", [("BERT-based", "Method"), ("rule-based", "Method")]),
+    )
+    (bert,) = [e for e in r.entities.values() if "bert" in e.id.lower()]
+    assert bert.name == "BERT" and "BERT-based" in bert.aliases
+    assert any("rule-based" in e.id for e in r.entities.values())

@@ -40,6 +40,7 @@ _ACRONYM_DEF = re.compile(r"\s*\(\s*([A-Za-z][\w.\-]*[A-Z][\w.\-]*?)s?\s*\)")
 _WORD_BREAK = re.compile(r"[\s\-\u2010-\u2015]+")  # spaces, hyphens and dashes
 _TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
 _LEADING_PARENS = re.compile(r"^([^()]*\S)\s*\(([^()]+)\)")
+_BASED = re.compile(r"([^\s-]+)-based")  # a key such as "bert-based"
 _TASK_HEADS = frozenset({"task", "tasks", "problem", "problems"})
 # Heads that say a named thing before them is data: "the Newsela corpus" is Newsela.
 _DATA_HEADS = frozenset({"dataset", "datasets", "corpus", "corpora", "benchmark", "benchmarks"})
@@ -258,6 +259,17 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     named = {k for k, n in as_name.items() if n >= 0.5 * written[k]}
 
     def key_of(m: Mention, pid: str) -> str:
+        k = _head_key(m, pid)
+        # "BERT-based" (models, systems, ...) names nothing new: it is BERT, where the corpus writes
+        # BERT as a name of the same type. "rule-based" and "attention-based" stay: no name there.
+        based = _BASED.fullmatch(k)
+        if based:
+            base = plain_key(m.type, based.group(1), pid)
+            if (m.type, base) in known and base in named:
+                return base
+        return k
+
+    def _head_key(m: Mention, pid: str) -> str:
         text = m.text.strip()
         # Generic heads come off one by one ("Mistral model family" -> "Mistral model" ->
         # "Mistral"); the shortest name left that stands for the same thing is the key.
