@@ -18,6 +18,8 @@ Rules:
   entity of the same type in the corpus and more than one common word ("deep
   learning models" is "deep learning" only if that is a Method somewhere; "reward
   model" is never "reward", but "summarization task" is "summarization");
+* nor does "-based" after a name the corpus writes as one: "BERT-based models" is
+  "BERT", "rule-based" stays;
 * version numbers do: "Llama-3.1" and "LLaMA" are different nodes, because
   users compare versions.
 """
