@@ -6,8 +6,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from kg.analysis.related import (CONCEPT_WEIGHT, NOTE_WORDING, ConceptIndex, add_related_edges, fuse, rank_among,
-                                 related, related_all)
+from kg.analysis import related as related_module
+from kg.analysis.related import (CONCEPT_WEIGHT, NOTE_WORDING, WORDING_COSINE_MIN, ConceptIndex, add_related_edges, fuse,
+                                 rank_among, related, related_all)
 from kg.builds.cache import ExtractionCache
 from kg.store.shards import read_records, write_shards
 from kg.concepts.resolve import resolve
@@ -117,6 +118,41 @@ def test_rank_among_orders_by_the_fused_score_and_notes_papers_sharing_nothing()
     assert rows[1].shared and not rows[0].shared and rows[0].note and rows[2].note
 
 
+def _links(g, pid: str) -> set[str]:
+    return {v for _, v, t in g.out_edges(pid, data="type") if t == "RELATED_TO"}
+
+
+def test_a_wording_only_neighbour_below_the_cosine_floor_is_left_out_but_a_concept_keeps_its_place():
+    g, _, _ = corpus(VECTORS)
+    index = ConceptIndex.from_graph(g)
+    # b shares the method at a low cosine; c shares nothing at a high one; d, e, f share nothing at cosine 0.
+    assert index.concept_score("a", "b") > 0 and index.cosine("a", "b") < WORDING_COSINE_MIN
+    assert index.concept_score("a", "c") == 0 and index.cosine("a", "c") >= WORDING_COSINE_MIN
+    assert [r.id for r in related(g, "a", k=5)] == ["c", "b"]
+    assert [r.id for r in related_all(g, k=5)["a"]] == ["c", "b"]
+    # A paper whose only partners share nothing and are far has no neighbour at all.
+    assert related(g, "f", k=5) == [] and related_all(g, k=5)["f"] == []
+    add_related_edges(g, k=5)
+    assert _links(g, "a") == {"b", "c"} and _links(g, "f") == set()
+
+
+def test_the_floor_is_the_one_constant_for_one_paper_and_for_all(monkeypatch):
+    g, _, _ = corpus(VECTORS)
+    cos_c = ConceptIndex.from_graph(g).cosine("a", "c")
+    monkeypatch.setattr(related_module, "WORDING_COSINE_MIN", cos_c + 1e-3)  # c just below: left out
+    assert [r.id for r in related(g, "a", k=5)] == ["b"] == [r.id for r in related_all(g, k=5)["a"]]
+    monkeypatch.setattr(related_module, "WORDING_COSINE_MIN", -1.0)  # no floor: every paper is a neighbour
+    assert len(related(g, "a", k=5)) == 5 and len(related_all(g, k=5)["a"]) == 5
+
+
+def test_rank_among_lists_every_paper_whatever_its_cosine():
+    g, _, _ = corpus(VECTORS)
+    rows = rank_among(g, "a", ["f", "e", "d", "c", "b"])
+    assert sorted(r.id for r in rows) == ["b", "c", "d", "e", "f"]
+    far = [r for r in rows if r.id in "def"]
+    assert all(not r.shared and r.note for r in far)
+
+
 def test_the_extraction_cache_and_the_shards_keep_the_vector(tmp_path):
     _, papers, exs = corpus(VECTORS)
     cache = ExtractionCache(tmp_path / "cache", "v1")
@@ -219,3 +255,13 @@ def test_kg_add_keeps_every_papers_vector_and_ranks_as_a_cold_build(tmp_path):
     assert ConceptIndex.from_graph(added).dense is not None
     pid = vectors.ids[0]
     assert related(added, pid, k=5) == related(cold, pid, k=5)
+
+
+def test_the_docs_and_the_help_state_the_floor_in_force():
+    from pathlib import Path
+
+    from kg.cli.related import related_command
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "related.md").read_text(encoding="utf-8")
+    assert f"WORDING_COSINE_MIN = {WORDING_COSINE_MIN}" in docs
+    assert f"at least {WORDING_COSINE_MIN}" in " ".join(related_command.__doc__.split())

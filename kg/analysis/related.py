@@ -44,7 +44,8 @@ kg.graph.vectors). When every paper of the graph has one, the ranking is
 over every other paper, ``score`` being the concept score above (0 for a pair sharing no specific
 concept): dense similarity finds the papers on the same subject however they word it, the
 concepts add what they name in common and explain it. A neighbour sharing no specific concept
-lists no reasons and is noted NOTE_WORDING. A graph some of whose papers have no vector
+lists no reasons and is noted NOTE_WORDING, and is listed only when the cosine is at least
+WORDING_COSINE_MIN (so a paper may have fewer than k neighbours; ``rank_among`` keeps them all). A graph some of whose papers have no vector
 (extracted with --no-keybert, or added to a build made before vectors were kept) is ranked by
 concepts alone, every paper alike. docs/related.md has the benchmark.
 """
@@ -86,6 +87,15 @@ NOTE_WORDING = "similar wording"
 NOTE_NOTHING = "nothing shared"
 WORDING_MIN = 0.15
 LISTED_K = 10  # related papers the views list per paper: a build ranks at least this many
+# With vectors, ``related``/``related_all`` (and so the stored RELATED_TO links and the pages) leave out
+# a neighbour that shares no specific concept when its abstracts' cosine is below WORDING_COSINE_MIN;
+# ``rank_among`` ranks every listed paper whatever its cosine. Calibrated on EMNLP 2020 (781 abstracts,
+# 20 tracks; `python bench/related_floor.py --cache .kg-bench-cache`): of the pairs sharing no specific
+# concept, those of cosine 0.40-0.45 are in the same track 6.3% of the time, no more than any pair
+# (6.4%), those of 0.45-0.50 9.7%, 0.50-0.55 15%, 0.55-0.60 24%; so the floor is 0.45, the lowest
+# cosine above which such a neighbour beats a random paper. There it leaves out 15 of the 7,810
+# top-10 links (the 428 wording-only ones have cosines 0.51-0.59 between quartiles).
+WORDING_COSINE_MIN = 0.45
 # Fusion (module doc): score = (cosine + CONCEPT_WEIGHT * concept score) / (1 + CONCEPT_WEIGHT). Chosen on
 # EMNLP 2020 same-track P@5 (0.1-1.0 tried; 0.5 best), checked on CSFCube (docs/related.md).
 CONCEPT_WEIGHT = 0.5
@@ -547,6 +557,7 @@ class ConceptIndex:
                 concepts[self._dense_row[other]] = sum(cs.values())
         f = self.facet_vectors
         scores = fuse(cos, concepts, None if f is None else f @ f[self._dense_row[paper_id]])
+        scores[(concepts == 0) & (cos < WORDING_COSINE_MIN)] = -np.inf  # wording too weak to list alone
         scores[self._dense_row[paper_id]] = -np.inf
         ranked = _top(scores, pids, k)
         return [self._pair(paper_id, pids[j], contrib.get(pids[j], {}), max_shared, float(cos[j])) for j in ranked]
@@ -595,6 +606,7 @@ class ConceptIndex:
                 cos = m[lo: lo + block] @ m.T
                 explained = sims.multiply(spec.astype(bool)).toarray()
                 scores = fuse(cos, explained, None if fm is None else fm[lo: lo + block] @ fm.T)
+                scores[(explained == 0) & (cos < WORDING_COSINE_MIN)] = -np.inf  # as in ``related``
                 for r in range(scores.shape[0]):
                     i = lo + r
                     scores[r, i] = -np.inf

@@ -68,14 +68,17 @@ def related_command(
         "--among", metavar="FILE", help="Rank every paper listed in FILE (ids, one a line) against PAPER, "
                                         "with score and reasons; -k does not apply.", show_default=False)] = None,
 ) -> None:
-    """List the papers that share the rarest, most specific concepts with a paper.
+    """List the papers closest to a paper: similar abstracts, and the rarest concepts they share.
 
-    Each row gives a score (cosine of IDF-weighted concept vectors, 0..1) and the
-    shared concepts behind it, each with its type and the number of papers that
-    have it: the fewer, the more it counts. docs/related.md has the formula.
+    Each row gives a score (the abstracts' vector cosine fused with the shared
+    concepts' IDF-weighted score; the concepts alone in a build without vectors)
+    and the shared concepts behind it, each with its type and the number of
+    papers that have it: the fewer, the more it counts. A neighbour sharing no
+    specific concept is noted "similar wording", and listed only when its
+    abstract's cosine is at least 0.45. docs/related.md has the formula.
     --by keeps one facet's concepts (method, task or dataset); --among ranks a
-    reading list, every paper of it: one sharing no specific concept scores 0
-    and is noted "similar wording" or "nothing shared".
+    reading list, every paper of it: one sharing no specific concept is noted
+    "similar wording" or "nothing shared".
 
     \b
     Examples:
