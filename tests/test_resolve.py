@@ -294,3 +294,60 @@ def test_a_long_form_written_with_its_acronym_and_a_generic_head_names_the_entit
     (entity,) = r.entities.values()
     assert entity.name == "Natural Policy Gradient"
     assert set(entity.aliases) == {"Natural Policy Gradient (NPG) method", "NPG"}  # as written, nothing made up
+
+
+def _corpus(specs):
+    papers, exs = [], []
+    for pid, text, *items in specs:
+        p = paper(pid, text)
+        papers.append(p)
+        exs.append(extraction(p, *items))
+    return papers, exs
+
+
+def test_a_word_the_corpus_names_as_a_method_keeps_its_node_under_a_model_head():
+    # "attention" is a Method alone in five papers: "attention models" are attention. "neural" is
+    # written in every paper and named alone in few: "neural models" stay a node of their own.
+    specs = [(f"a{i}", f"We add attention to a neural parser. Neural methods help {i}.",
+              ("attention", "Method")) for i in range(5)]
+    specs += [(f"n{i}", f"Neural signals are neural {i}. The neural network is small.", ("neural", "Method"))
+              for i in range(1)]
+    specs += [("m1", "We compare attention models with neural models.",
+               ("attention models", "Method"), ("neural models", "Method"))]
+    r = resolve(*_corpus(specs))
+    assert r.mention_entity["m1"] == ["Method:attention", "Method:neural model"]
+
+
+def test_only_words_written_as_acronyms_expand_inside_a_longer_name():
+    specs = [
+        ("d1", "The mean excitation attention network (MEAN) scores well.", ("mean excitation attention network", "Method")),
+        ("d2", "We tag parts of speech (POS) and use part-of-speech (POS) tags.", ("POS", "Task")),
+        ("d3", "Part-of-speech (POS) tagging matters.", ("Part-of-speech (POS) tagging", "Task")),
+        ("u1", "We report the mean absolute error and POS tagging accuracy; the mean is low.",
+         ("mean absolute error", "Metric"), ("POS tagging", "Task")),
+    ]
+    r = resolve(*_corpus(specs))
+    assert r.mention_entity["u1"] == ["Metric:mean absolute error", "Task:part-of-speech tagging"]
+    assert r.mention_entity["d3"] == ["Task:part-of-speech tagging"]
+
+
+def test_a_named_dataset_loses_the_words_that_describe_it():
+    specs = [
+        ("s1", "We evaluate on the ShARC conversational machine reading dataset and the BUCC data set.",
+         ("ShARC conversational machine reading dataset", "Dataset"), ("BUCC data set", "Dataset")),
+        ("s2", "Results on ShARC improve.", ("ShARC", "Dataset")),
+        # "KG" is a Method where the corpus writes it: the KG updating dataset is no knowledge graph.
+        ("k1", "A knowledge graph (KG) is built. The KG helps.", ("knowledge graph (KG)", "Method"), ("KG", "Method")),
+        ("k2", "We release the KG updating dataset.", ("KG updating dataset", "Dataset")),
+    ]
+    r = resolve(*_corpus(specs))
+    assert r.mention_entity["s1"] == ["Dataset:sharc", "Dataset:bucc"]
+    assert r.entities["Dataset:sharc"].name == "ShARC"
+    assert r.entities["Dataset:bucc"].name == "BUCC"
+    assert not r.mention_entity["k2"][0].startswith("Method:")
+
+
+@pytest.mark.parametrize("word,expected", [("WinoBias", "WinoBias"), ("OntoNotes", "OntoNotes"),
+                                           ("Transformers", "Transformer"), ("BiLSTMs", "BiLSTM")])
+def test_a_name_with_capitals_inside_keeps_its_last_s(word, expected):
+    assert singular(word) == expected

@@ -30,6 +30,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from kg.concepts.specificity import KEYPHRASENESS_MIN, generic_word, word_papers
 from kg.records import ENTITY_TYPES, Entity, Extraction, Mention, Paper
 from kg.text.acronyms import acronym_singular, definitions as acronym_definitions, stands_for
 from kg.text.names import name_strength, written_as_name
@@ -45,6 +46,7 @@ _LEADING_PARENS = re.compile(r"^([^()]*\S)\s*\(([^()]+)\)")
 _BASED = re.compile(r"([^\s-]+)-based")  # a key such as "bert-based"
 _TASK_HEADS = frozenset({"task", "tasks", "problem", "problems"})
 # Heads that say a named thing before them is data: "the Newsela corpus" is Newsela.
+_DATA_SET = re.compile(r"\bdata set(s?)\b", re.IGNORECASE)
 _DATA_HEADS = frozenset({"dataset", "datasets", "corpus", "corpora", "benchmark", "benchmarks"})
 
 
@@ -74,11 +76,14 @@ def _defines_acronym(text: str) -> bool:
 DOMINANT_SHARE = 0.75
 # An acronym names its entity when written at least this often, and twice as often as the rest.
 ACRONYM_NAMES_MIN = 3
+# Papers that must type a single word alone as one type for "word model" to be that word.
+STANDALONE_PAPERS = 5
 
 
 def _content_words(key: str) -> str:
     """A long form's key without its short function words, to compare spellings of one name."""
-    return " ".join(w for w in key.split(" ") if w not in FUNCTION_WORDS)
+    # Hyphens break words too: "part-of-speech" and "part of speech" both define POS.
+    return " ".join(w for w in _WORD_BREAK.split(key) if w not in FUNCTION_WORDS)
 
 
 def fold(key: str) -> str:
@@ -94,6 +99,36 @@ def _multiword(text: str) -> bool:
 def _abbreviates(acro: str, long_form: str) -> bool:
     """Does the acronym stand for the (multi-word) long form, by kg.text.acronyms' one matcher?"""
     return _multiword(long_form) and stands_for(acro, long_form.split())
+
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")  # a word, hyphenated parts included
+_ET_AL = re.compile(r"\bet al\b\.?")
+
+
+def _leading_name(text: str) -> str | None:
+    """The name-shaped words that open ``text`` when only lower-case words follow them: "ShARC"
+    of "ShARC conversational machine reading", "MS COCO" of "MS COCO caption"; else None."""
+    words = text.split()
+    last = max((i for i, w in enumerate(words) if name_strength(w) > 0), default=-1)
+    if last < 0 or last == len(words) - 1 or name_strength(words[0]) == 0 and not words[0][:1].isupper():
+        return None
+    rest = words[last + 1:]
+    if all(w.isalpha() and w.islower() and w not in FUNCTION_WORDS for w in rest):
+        return " ".join(words[:last + 1])
+    return None
+
+
+def written_as_acronym(texts: Iterable[str]) -> set[str]:
+    """The words (lower case, singular) a corpus writes in capitals at least half the times it
+    writes them: "BERT", "POS" and "LSTMs", not "mean" or "tags" where a paper defines MEAN or TAG."""
+    caps: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
+    for text in texts:
+        for w in _TOKEN.findall(_ET_AL.sub(" ", text)):  # "et al." is no lower-case "AL"
+            low = acronym_singular(w).lower()
+            seen[low] += 1
+            caps[low] += w.isupper() or any(c.isupper() for c in w[1:])
+    return {w for w, n in caps.items() if n >= 0.5 * seen[w]}
 
 
 def unified_types(items: Iterable[tuple[str, str, str, float]]) -> dict[str, str]:
@@ -140,13 +175,13 @@ def display_name(key: str, forms: Counter[str]) -> str:
                 and normalize(defined.group(1)) == key:
             named[defined.group(1)] += n
     for s, n in forms.items():
-        # "the Newsela corpus" is named Newsela when its key has lost the head.
-        name, _, head = s.rpartition(" ")
-        while name and head.lower() in GENERIC_HEADS:
-            if normalize(name) == key:
-                named[name] += n
+        # "the Newsela corpus" is named Newsela when its key has lost the head, "the ShARC
+        # conversational machine reading data set" ShARC when it has lost the words after the name.
+        words = s.split()
+        for i in range(len(words) - 1, 0, -1):
+            if "(" not in " ".join(words[i:]) and normalize(" ".join(words[:i])) == key:
+                named[" ".join(words[:i])] += n
                 break
-            name, _, head = name.rpartition(" ")
     # An acronym that people write far more often than its long form names the entity: "BERT",
     # not "bidirectional encoder representations from transformers". (Where it is written only
     # a little more, the long form says more to a reader.)
@@ -175,6 +210,7 @@ def display_name(key: str, forms: Counter[str]) -> str:
 
 def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resolution:
     """Group the mentions of all papers into canonical entities, one type per entity."""
+    papers = list(papers)
     texts = {p.id: p.text for p in papers}
     extractions = list(extractions)
 
@@ -229,8 +265,13 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             unambiguous[acro] = long
 
     unambiguous_folded = {fold(acro): long for acro, long in unambiguous.items()}
+    acronym_words = written_as_acronym(texts.values())
 
     def plain_key(etype: str, text: str, pid: str) -> str:
+        defined = _LEADING_PARENS.match(text)
+        if defined and defined.end() < len(text.rstrip()) and _abbreviates(defined.group(2).strip(), defined.group(1)):
+            # An acronym defined inside a name is no part of it: "Part-of-speech (POS) tagging".
+            text = f"{defined.group(1)}{text[defined.end():]}"
         k = normalize(text)
         mine = own_long.get(pid)
         if mine and k in mine:
@@ -239,26 +280,45 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             # "GPT2" is the acronym "GPT-2" spelled without its hyphen.
             k = acronym_to_long.get((etype, k)) or unambiguous.get(k) or unambiguous_folded.get(fold(k), k)
         k = canonical.get(k, k)
-        if " " in k:
+        if " " in k and not any(c.isdigit() for c in k):  # "ACE 2005" is a name of its own
             # An acronym inside a longer name stands for its long form too: "bidirectional LSTM"
-            # is "bidirectional long short-term memory".
+            # is "bidirectional long short-term memory". Only a word written as an acronym here or
+            # mostly in the corpus is one: "mean" in "mean absolute error" is no MEAN a paper defines.
             words = k.split(" ")
-            longer = [mine[w] if mine and w in mine else unambiguous.get(w, w) for w in words]
-            if longer != words and not any(c.isdigit() for c in k):  # "ACE 2005" is a name of its own
-                k = " ".join(canonical.get(w, w) for w in longer)
+            here = {v.lower() for w in text.split() if w.isupper() for v in (w, acronym_singular(w))}
+            longer = [canonical.get(long, long) if (w in acronym_words or w in here) and (long := (mine or {}).get(w)
+                                                                            or unambiguous.get(w)) else w
+                      for w in words]
+            if longer != words:
+                k = " ".join(longer)
         return k
 
     known = set()
     as_name: Counter[str] = Counter()  # mentions of each key written as a name ("the Transformer")
     written: Counter[str] = Counter()
+    typed_in: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))  # key -> type -> papers
     for ex in extractions:
         for m in ex.mentions:
             k = plain_key(m.type, m.text, ex.paper_id)
             known.add((m.type, k))
             written[k] += 1
             as_name[k] += written_as_name(m.text, m.sentence)
+            typed_in[k][m.type].add(ex.paper_id)
     # Keys the corpus writes as a name at least half the time: "Transformer", not "language".
     named = {k for k, n in as_name.items() if n >= 0.5 * written[k]}
+    # Single words that are a concept of one type in their own right: several papers name the word
+    # alone as that type, and not rarely among the papers that write it (specificity's
+    # keyphraseness): "attention" and "seq2seq" are Methods, so "attention model" is attention;
+    # "sequence model", "neural model" and "reward model" stay, as those words are mostly
+    # modifiers or general words.
+    word_df = word_papers(papers)
+    standalone = set()
+    for k, by in typed_in.items():
+        t = max(by, key=lambda t: len(by[t]))
+        n = len(by[t])
+        if " " not in k and n >= STANDALONE_PAPERS and not generic_word(k) \
+                and n >= KEYPHRASENESS_MIN * word_df.get(k, 0):
+            standalone.add((t, k))
 
     def key_of(m: Mention, pid: str) -> str:
         k = _head_key(m, pid)
@@ -272,7 +332,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
         return k
 
     def _head_key(m: Mention, pid: str) -> str:
-        text = m.text.strip()
+        text = _DATA_SET.sub(r"dataset\1", m.text.strip())  # "the BUCC data set"
         # Generic heads come off one by one ("Mistral model family" -> "Mistral model" ->
         # "Mistral"); the shortest name left that stands for the same thing is the key.
         names = []
@@ -287,14 +347,25 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
                 return core
             # Otherwise the name must be an entity of its own, and more than a common word
             # before a model-like head: "reward model" is no "reward", "summarization task" is.
-            if (m.type, core) in known and (" " in name or "-" in name or name[:1].isupper()
-                                            or head in _TASK_HEADS or core in named):
+            if (m.type, core) in known and (" " in name or "-" in name or written_as_name(name, m.sentence)
+                                            or head in _TASK_HEADS or core in named
+                                            or (m.type, core) in standalone):
                 return core
             # A name written as one before a data head is that dataset, even where the corpus
             # never writes it alone: "the Newsela corpus", "the CNN/Daily Mail dataset".
             # (Not a long form an acronym stands for: "Stanford Question Answering Dataset" is SQuAD.)
             if head in _DATA_HEADS and m.type == "Dataset" and written_as_name(name, m.sentence) \
                     and normalize(text) not in canonical:
+                # Words that say what the data is about come off the name: "the ShARC
+                # conversational machine reading dataset" is ShARC, "MS COCO caption data" MS COCO.
+                # (Only a name the corpus does not mostly write as another type: "the KG updating
+                # dataset" is no knowledge graph.)
+                named_part = _leading_name(name)
+                if named_part:
+                    short = plain_key(m.type, named_part, pid)
+                    by = typed_in.get(short)
+                    if not by or len(by.get("Dataset", ())) >= max(len(v) for v in by.values()):
+                        return short
                 return core
         return plain_key(m.type, text, pid)
 

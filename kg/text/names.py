@@ -47,6 +47,8 @@ def name_strength(word: str) -> int:
         return 2
     if has_digit and len(letters) >= 2 and upper >= 1:
         return 2  # Llama-3.1, Flickr30K, GPT-4, ResNet-50, T5 is 1 letter: not taken
+    if re.fullmatch(r"[a-z]{2,}\d[a-z]{2,}", core):
+        return 2  # "word2vec", "seq2seq", "node2vec": a digit inside a word
     if upper == len(letters):
         if _ROMAN.match(core):
             return 0

@@ -43,6 +43,8 @@ def singular(word: str) -> str:
         return word[:-1]
     if acronym_singular(word) != word:
         return acronym_singular(word)  # "LLMs", "LMs", "BiLSTMs"
+    if any(c.isupper() for c in word[1:]) and word[-2:-1].islower():
+        return word  # a name with capitals inside ends as written: "WinoBias", "DeepBank"
     if len(word) <= 3 or not word.endswith("s") or word.endswith(_KEEP_S) or low in _INVARIANT:
         return word
     if word.endswith("ies") and len(word) > 4:
