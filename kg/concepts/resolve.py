@@ -274,8 +274,14 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
             text = f"{defined.group(1)}{text[defined.end():]}"
         k = normalize(text)
         mine = own_long.get(pid)
+        inner = _TRAILING_PARENS.match(text.strip())
         if mine and k in mine:
             k = mine[k]
+        elif mine and inner and mine.get(normalize(acronym_singular(inner.group(2).strip())), "").endswith(f" {k}"):
+            # A mention cut short of the long form its paper defines is that long form: "Chinese
+            # Phrases (DSAP)" where the text reads "Dimensional Sentiment Analysis for Chinese
+            # Phrases (DSAP)".
+            k = mine[normalize(acronym_singular(inner.group(2).strip()))]
         else:
             # "GPT2" is the acronym "GPT-2" spelled without its hyphen.
             k = acronym_to_long.get((etype, k)) or unambiguous.get(k) or unambiguous_folded.get(fold(k), k)
