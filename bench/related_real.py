@@ -257,8 +257,9 @@ def rank_pool(score, candidates: list[str]) -> list[str]:
     return sorted(candidates, key=lambda c: (-round(float(score(c)), 9), c))
 
 
-def csfcube(args, opts: BuildOptions) -> dict:
-
+def load_csfcube(args) -> tuple[dict, dict[str, str], list[Paper]]:
+    """CSFCube's development pools (the first ``args.limit``), the id each paper is read under
+    (a repeated abstract is merged into its first paper) and the papers to build."""
     pools = read_pools(args.csfcube / "qrels_dev.tsv")
     pools = dict(list(pools.items())[: args.limit or None])
     corpus = read_corpus(args.csfcube / "papers.jsonl")
@@ -277,7 +278,21 @@ def csfcube(args, opts: BuildOptions) -> dict:
     missing = sorted(needed - {p.id for p in papers})
     if missing:
         raise SystemExit(f"bench: CSFCube ids not in the corpus: {', '.join(missing[:5])}")
+    return pools, alias, papers
 
+
+def halves_of(pools) -> dict[tuple[str, str], str]:
+    """(query, facet) -> "A" or "B": each facet's queries sorted by id, alternately."""
+    half = {}
+    for f in CSF_FACETS:
+        for i, q in enumerate(sorted(q for q, x in pools if x == f)):
+            half[(q, f)] = "AB"[i % 2]
+    return half
+
+
+def csfcube(args, opts: BuildOptions) -> dict:
+    pools, alias, papers = load_csfcube(args)
+    needed = {alias.get(q, q) for q, _ in pools} | {alias.get(c, c) for p in pools.values() for c in p}
     g, timings = kg_graph(papers, "csfcube", args.csfcube / "papers.jsonl", opts)
     t = time.perf_counter()
     index = {by: ConceptIndex.from_graph(g, by) for by in {None, *CSF_FACETS.values()}}
@@ -302,10 +317,7 @@ def csfcube(args, opts: BuildOptions) -> dict:
                 facet_vecs[(by, name)] = facet_vectors(g, by, embedders[name.removesuffix("_sentences")],
                                                        name.endswith("_sentences"))
         timings["facet_vectors"] = round(time.perf_counter() - t, 1)
-    half = {}
-    for f in CSF_FACETS:
-        for i, q in enumerate(sorted(q for q, x in pools if x == f)):
-            half[(q, f)] = "AB"[i % 2]
+    half = halves_of(pools)
 
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     halves: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
