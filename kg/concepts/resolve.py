@@ -29,6 +29,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from kg.concepts.specificity import KEYPHRASENESS_MIN, generic_word, word_papers
 from kg.records import ENTITY_TYPES, Entity, Extraction, Mention, Paper
@@ -86,6 +87,7 @@ def _content_words(key: str) -> str:
     return " ".join(w for w in _WORD_BREAK.split(key) if w not in FUNCTION_WORDS)
 
 
+@lru_cache(maxsize=1 << 17)  # resolution folds every key, over and over
 def fold(key: str) -> str:
     """A key with no hyphens, spaces or plurals: what two spellings of one name share."""
     return re.sub(r"[\W_]", "", "".join(singular(w) for w in _WORD_BREAK.split(key)))
@@ -121,13 +123,16 @@ def _leading_name(text: str) -> str | None:
 def written_as_acronym(texts: Iterable[str]) -> set[str]:
     """The words (lower case, singular) a corpus writes in capitals at least half the times it
     writes them: "BERT", "POS" and "LSTMs", not "mean" or "tags" where a paper defines MEAN or TAG."""
+    written: Counter[str] = Counter()
+    for text in texts:
+        written.update(_TOKEN.findall(_ET_AL.sub(" ", text)))  # "et al." is no lower-case "AL"
     caps: Counter[str] = Counter()
     seen: Counter[str] = Counter()
-    for text in texts:
-        for w in _TOKEN.findall(_ET_AL.sub(" ", text)):  # "et al." is no lower-case "AL"
-            low = acronym_singular(w).lower()
-            seen[low] += 1
-            caps[low] += w.isupper() or any(c.isupper() for c in w[1:])
+    for w, n in written.items():  # each spelling once: a corpus repeats its words
+        low = acronym_singular(w).lower()
+        seen[low] += n
+        if w.isupper() or any(c.isupper() for c in w[1:]):
+            caps[low] += n
     return {w for w, n in caps.items() if n >= 0.5 * seen[w]}
 
 
@@ -267,7 +272,17 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     unambiguous_folded = {fold(acro): long for acro, long in unambiguous.items()}
     acronym_words = written_as_acronym(texts.values())
 
+    memo: dict[tuple[str, str, str | None], str] = {}
+
     def plain_key(etype: str, text: str, pid: str) -> str:
+        # A paper's own acronyms make its keys its own; the rest are the corpus's, worked out once.
+        at = (etype, text, pid if pid in own_long else None)
+        k = memo.get(at)
+        if k is None:
+            k = memo[at] = _plain_key(etype, text, pid)
+        return k
+
+    def _plain_key(etype: str, text: str, pid: str) -> str:
         defined = _LEADING_PARENS.match(text)
         if defined and defined.end() < len(text.rstrip()) and _abbreviates(defined.group(2).strip(), defined.group(1)):
             # An acronym defined inside a name is no part of it: "Part-of-speech (POS) tagging".
