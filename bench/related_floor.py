@@ -35,12 +35,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--step", type=float, default=0.05, help="width of a cosine bin")
     ap.add_argument("-k", type=int, default=10, help="neighbours listed per paper")
+    ap.add_argument("--limit", type=int, default=0, metavar="N", help="the first N papers (CI)")
     args = ap.parse_args()
     if not (args.emnlp.is_file() and args.labels.is_file()):
         print(json.dumps({"skipped": f"not found: {args.emnlp} or {args.labels}"}))
         return
     labels = json.loads(args.labels.read_text(encoding="utf-8"))
-    papers = [p for p in read_corpus(args.emnlp).papers if p.id in labels]
+    papers = [p for p in read_corpus(args.emnlp).papers if p.id in labels][: args.limit or None]
     opts = BuildOptions(cache_dir=args.cache, workers=args.workers, progress=False, views=False, related_k=0)
     g, _ = kg_graph(papers, "emnlp2020", args.emnlp, opts)
     index = rel.ConceptIndex.from_graph(g)
