@@ -351,3 +351,20 @@ def test_a_named_dataset_loses_the_words_that_describe_it():
                                            ("Transformers", "Transformer"), ("BiLSTMs", "BiLSTM")])
 def test_a_name_with_capitals_inside_keeps_its_last_s(word, expected):
     assert singular(word) == expected
+
+
+def test_a_digit_that_sounds_its_word_defines_an_acronym():
+    # "Seq2Seq" is sequence-to-sequence wherever the corpus defines it so; GPT2 stays GPT-2's.
+    specs = [
+        ("d1", "A sequence-to-sequence (Seq2Seq) model.", ("sequence-to-sequence (Seq2Seq) model", "Method")),
+        ("u1", "Our seq2seq models and Seq2Seq baselines.", ("seq2seq models", "Method"), ("Seq2Seq", "Method")),
+    ]
+    r = resolve(*_corpus(specs))
+    assert set(r.mention_entity["u1"]) == {"Method:sequence-to-sequence"}
+
+
+def test_attention_mechanism_is_attention_where_attention_is_a_method():
+    specs = [(f"a{i}", f"We add attention to model {i}.", ("attention", "Method")) for i in range(5)]
+    specs += [("m1", "An attention mechanism helps.", ("attention mechanism", "Method"))]
+    r = resolve(*_corpus(specs))
+    assert r.mention_entity["m1"] == ["Method:attention"]

@@ -13,3 +13,12 @@ def test_an_acronym_plural_is_its_acronym_everywhere():
     (d,) = definitions("Pre-trained language models (PLMs) are large.")
     assert d.acronym == "PLM"
     assert name_strength("LLMs") == name_strength("LLM")
+
+
+def test_a_two_or_four_in_an_acronym_stands_for_to_or_for():
+    from kg.text.acronyms import definitions, stands_for
+
+    assert stands_for("Seq2Seq", ["sequence-to-sequence"])
+    assert stands_for("Text2SQL", ["text-to-SQL"])
+    assert not stands_for("GPT2", ["generative", "pre-trained", "transformer"])
+    assert [d.long_form for d in definitions("A sequence-to-sequence (Seq2Seq) model.")] == ["sequence-to-sequence"]

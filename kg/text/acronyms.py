@@ -127,12 +127,19 @@ def _optional(words: list[str]) -> list[bool]:
     return out
 
 
+_SOUNDS = {"2": "t", "4": "f"}
+_WORD_OF = {"2": "to", "4": "for"}
+
+
 def stands_for(acro: str, words: list[str]) -> bool:
     """Do the acronym's letters, in order, start every word of ``words`` (short function words and
     the later parts of hyphenated words may give none), with any other letters drawn from inside
     those words?"""
-    letters = [c.lower() for c in acronym_singular(acro) if c.isalnum()]
     parts = _parts(words)
+    letters = [c.lower() for c in acronym_singular(acro) if c.isalnum()]
+    # "Seq2Seq" is sequence-to-sequence, "B4" before: a 2 or a 4 sounds its word.
+    lower_parts = {p.lower() for p in parts}
+    letters = [_SOUNDS[c] if c in _SOUNDS and _WORD_OF[c] in lower_parts else c for c in letters]
     optional = _optional(words)
     if not letters or not parts or parts[0][0].lower() != letters[0]:
         return False

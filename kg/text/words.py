@@ -13,7 +13,8 @@ FUNCTION_WORDS = frozenset("of for from with in on the to by via and or a an at 
 GENERIC_HEADS = frozenset("""model models method methods framework frameworks algorithm algorithms approach
     approaches architecture architectures family families variant variants baseline baselines backbone
     backbones dataset datasets benchmark benchmarks suite suites corpus corpora collection environment
-    environments task tasks problem problems technique techniques system systems articles""".split())  # not "series": "time series" is a thing
+    environments task tasks problem problems technique techniques system systems articles mechanism
+    mechanisms""".split())  # not "series": "time series" is a thing
 
 # Words that name no entity on their own: a mention made only of these ("downstream tasks", "our
 # method", "general-purpose models", "real-world applications") is what SciERC calls Generic
