@@ -368,3 +368,15 @@ def test_attention_mechanism_is_attention_where_attention_is_a_method():
     specs += [("m1", "An attention mechanism helps.", ("attention mechanism", "Method"))]
     r = resolve(*_corpus(specs))
     assert r.mention_entity["m1"] == ["Method:attention"]
+
+
+def test_a_metric_written_with_score_is_the_metric():
+    specs = [
+        ("r1", "We report ROUGE and BLEU.", ("ROUGE", "Method"), ("BLEU", "Metric")),
+        ("r2", "ROUGE scores and BLEU scores improve; the F1-score and F1 score too.",
+         ("ROUGE scores", "Metric"), ("BLEU scores", "Metric"), ("F1-score", "Metric"), ("F1 score", "Metric")),
+        ("r3", "ROUGE metrics agree.", ("ROUGE metrics", "Metric")),
+    ]
+    r = resolve(*_corpus(specs))
+    assert r.mention_entity["r2"] == ["Metric:rouge", "Metric:bleu", "Metric:f1", "Metric:f1"]
+    assert r.mention_entity["r1"][0] == "Metric:rouge"  # the type most papers give it

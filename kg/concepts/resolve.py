@@ -47,6 +47,7 @@ _LEADING_PARENS = re.compile(r"^([^()]*\S)\s*\(([^()]+)\)")
 _BASED = re.compile(r"([^\s-]+)-based")  # a key such as "bert-based"
 _TASK_HEADS = frozenset({"task", "tasks", "problem", "problems"})
 # Heads that say a named thing before them is data: "the Newsela corpus" is Newsela.
+_HYPHEN_SCORE = re.compile(r"(?<=\w)-(scores?)$", re.IGNORECASE)
 _DATA_SET = re.compile(r"\bdata set(s?)\b", re.IGNORECASE)
 _DATA_HEADS = frozenset({"dataset", "datasets", "corpus", "corpora", "benchmark", "benchmarks"})
 
@@ -354,6 +355,7 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
 
     def _head_key(m: Mention, pid: str) -> str:
         text = _DATA_SET.sub(r"dataset\1", m.text.strip())  # "the BUCC data set"
+        text = _HYPHEN_SCORE.sub(r" \1", text)  # "F1-score" is an F1 score
         # Generic heads come off one by one ("Mistral model family" -> "Mistral model" ->
         # "Mistral"); the shortest name left that stands for the same thing is the key.
         names = []
