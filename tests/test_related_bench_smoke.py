@@ -1,0 +1,27 @@
+"""The related-paper benchmarks docs/related.md quotes still run, at a tiny size (slow: subprocesses, a cold extraction)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.test_bench_smoke import REAL, bench, report
+
+pytestmark = pytest.mark.slow
+needs_emnlp = pytest.mark.skipif(not (REAL / "emnlp2020_labels.json").exists(), reason="no ../shared/bench/real here")
+needs_csfcube = pytest.mark.skipif(not (REAL / "csfcube" / "qrels_dev.tsv").exists(),
+                                   reason="no ../shared/bench/real/csfcube here")
+
+
+@needs_emnlp
+def test_related_floor(tmp_path):
+    r = report(bench("related_floor.py", "--limit", "60", "--cache", str(tmp_path)))
+    assert r["papers"] == 60 and r["any_pair"]["pairs"] == 60 * 59 // 2
+    assert r["wording_only_pairs"]["pairs"] + r["pairs_sharing_a_concept"]["pairs"] == r["any_pair"]["pairs"]
+    assert sum(b["wording_only"]["pairs"] for b in r["bins"]) == r["wording_only_pairs"]["pairs"]
+
+
+@needs_csfcube
+def test_related_method_facet(tmp_path):
+    r = report(bench("related_method_facet.py", "--limit", "3", "--cache", str(tmp_path)))
+    assert r["pools"]["A"] + r["pools"]["B"] >= 1
+    assert all(0.0 <= v <= 100.0 for scores in r["ndcg_at"].values() for v in scores.values())
+    assert r["chosen_on_A"]["shipped"]["setting"] == "shipped"
