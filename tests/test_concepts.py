@@ -213,3 +213,25 @@ def test_a_name_with_based_after_it_is_that_name_and_a_word_with_based_is_not():
     (bert,) = [e for e in r.entities.values() if "bert" in e.id.lower()]
     assert bert.name == "BERT" and "BERT-based" in bert.aliases
     assert any("rule-based" in e.id for e in r.entities.values())
+
+
+def test_a_datasets_treebanks_are_the_dataset_but_the_penn_treebank_is_its_own():
+    from kg.concepts import find_concepts
+    from tests.helpers import extraction, paper
+
+    specs = [
+        ("u1", "We parse Universal Dependencies (UD) data.", ("Universal Dependencies (UD)", "Dataset")),
+        ("u2", "Results on UD improve.", ("UD", "Dataset")),
+        ("u3", "We train on the UD treebanks and the Penn Treebank.", ("UD treebanks", "Dataset"),
+         ("Penn Treebank", "Dataset")),
+        ("p1", "Penn said so. The Penn Treebank is parsed.", ("Penn", "Dataset"), ("Penn Treebank", "Dataset")),
+    ]
+    papers, exs = [], []
+    for pid, text, *items in specs:
+        p = paper(pid, text)
+        papers.append(p)
+        exs.append(extraction(p, *items))
+    r = find_concepts(papers, exs)
+    assert r.mention_entity["u3"][0] == r.mention_entity["u1"][0]
+    assert r.mention_entity["u3"][1] == r.mention_entity["p1"][1] != r.mention_entity["u1"][0]
+    assert r.entities[r.mention_entity["u3"][1]].name == "Penn Treebank"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kg.concepts.resolve import Resolution, resolve
+from kg.concepts.resolve import Resolution, merge_data_heads, resolve
 from kg.records import Extraction, Paper
 
 __all__ = ["Resolution", "find_concepts", "resolve"]
@@ -24,7 +24,7 @@ def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction]) ->
     from kg.concepts.typer import retype
 
     papers, extractions = list(papers), list(extractions)
-    resolution = retype(resolve(papers, extractions), papers, extractions)
+    resolution = merge_data_heads(retype(resolve(papers, extractions), papers, extractions))
     papers_of: dict[str, int] = {}
     for ids in resolution.mention_entity.values():
         for eid in set(ids) - {None}:
