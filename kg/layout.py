@@ -69,6 +69,7 @@ class Manifest:
     resolution: str = ""  # how entity resolution merged surface forms, in one line
     related_k: int = 0  # RELATED_TO links stored per paper
     model: str = ""  # the entity tagger: "shipped", or the folder given to --model
+    known_datasets: str = ""  # the known dataset names: "shipped" (or "": before they were), or a file
     related_version: str | None = None  # the ranking that stored them (kg.analysis.related.ranking_version)
     keybert: bool = True  # whether key concepts were ranked with KeyBERT (`kg add` extracts as the build did)
     extractor: str = ""  # the extractor's version (kg.extract.Extractor.version); "" if not known

@@ -442,3 +442,12 @@ def test_the_seed_builds_themes_keep_the_rlhf_papers_together(seed_build):
         seed_build, "MATCH (p:Paper) WHERE p.abstract CONTAINS 'RLHF' OR p.abstract CONTAINS 'reward hacking' "
                     "RETURN p.id AS id, p.topic AS t")}
     assert len(themes) >= 2 and len(set(themes.values())) == 1, themes
+
+
+def test_known_datasets_that_cannot_be_read_get_one_line_before_any_work(tmp_path):
+    out = tmp_path / "out"
+    proc = kg("build", str(SEED), "--out", str(out), "--quiet", "--known-datasets", str(tmp_path / "nope.txt"))
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert lines[0].startswith("kg: error:") and "nope.txt" in lines[0] and "known dataset names" in lines[0]
+    assert not out.exists()

@@ -235,3 +235,53 @@ def test_a_datasets_treebanks_are_the_dataset_but_the_penn_treebank_is_its_own()
     assert r.mention_entity["u3"][0] == r.mention_entity["u1"][0]
     assert r.mention_entity["u3"][1] == r.mention_entity["p1"][1] != r.mention_entity["u1"][0]
     assert r.entities[r.mention_entity["u3"][1]].name == "Penn Treebank"
+
+
+def _known_corpus():
+    from tests.helpers import extraction, paper
+
+    specs = [
+        # The tagger missed FewRel in f1 and f2, and typed Universal Dependencies a task.
+        ("f1", "We evaluate on FewRel and report accuracy.", ("accuracy", "Metric")),
+        ("f2", "Results on FewRel improve over the FewRel baselines.", ("baselines", "Method")),
+        ("u1", "We parse the Universal Dependencies treebanks.", ("Universal Dependencies", "Task")),
+        ("u2", "We ask how Universal Dependencies help parsing.", ("Universal Dependencies", "Task")),
+        # "Hate Speech" is known as a dataset's name, but this corpus writes the words as words.
+        ("h1", "Hate Speech is common online; hate speech detection matters.", ("hate speech detection", "Task")),
+        ("h2", "We study hate speech in tweets and hate speech in forums.", ("hate speech", "Task")),
+        # Text from Wikipedia is a source, whatever a list says.
+        ("w1", "Sentences from Wikipedia are used, with text from Wikipedia.", ("Sentences", "Dataset")),
+    ]
+    papers, exs = [], []
+    for pid, text, *items in specs:
+        p = paper(pid, text)
+        papers.append(p)
+        exs.append(extraction(p, *items))
+    return papers, exs
+
+
+def test_a_known_dataset_name_is_a_dataset_where_the_corpus_writes_it_as_one():
+    from kg.concepts import KnownDatasets, find_concepts
+
+    papers, exs = _known_corpus()
+    known = KnownDatasets(frozenset({"FewRel", "Universal Dependencies", "Hate Speech", "Wikipedia"}))
+    r = find_concepts(papers, exs, known=known)
+    linked = {pid: {eid for _, eid in found} for pid, found in r.linked.items()}
+    assert "Dataset:fewrel" in linked["f1"] and "Dataset:fewrel" in linked["f2"]
+    assert r.entities["Dataset:fewrel"].name == "FewRel"
+    assert r.mention_entity["u1"] == r.mention_entity["u2"] == ["Dataset:universal dependency"]
+    assert not any(e.startswith("Dataset:hate") for e in r.entities)
+    assert "Dataset:wikipedia" not in r.entities
+
+    bare = find_concepts(papers, exs, known=KnownDatasets.none())
+    assert "Dataset:fewrel" not in bare.entities
+    assert bare.mention_entity["u1"] == ["Task:universal dependency"]
+
+
+def test_the_shipped_known_datasets_are_names_not_words():
+    from kg.concepts.known import shipped
+    from kg.concepts.linking import is_name
+
+    names = shipped().names
+    assert {"SQuAD", "Penn Treebank", "GLUE", "MultiNLI"} <= names
+    assert all(is_name(n) for n in names) and not {"English", "Wikipedia articles"} & names

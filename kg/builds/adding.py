@@ -61,7 +61,12 @@ def options_of(manifest: layout.Manifest, base: BuildOptions) -> BuildOptions:
     if model is not None and not model.is_dir():
         raise KgError(f"{model}: the tagger this build was made with is not there (from this folder); "
                       f"run `kg add` where `kg build --model` ran, or build again")
-    return dataclasses.replace(base, model=model, use_keybert=manifest.keybert, related_k=manifest.related_k)
+    known = None if manifest.known_datasets in ("", "shipped") else Path(manifest.known_datasets)
+    if known is not None and not known.is_file():
+        raise KgError(f"{known}: the known dataset names this build was made with are not there (from this folder); "
+                      f"run `kg add` where `kg build --known-datasets` ran, or build again")
+    return dataclasses.replace(base, model=model, known_datasets=known, use_keybert=manifest.keybert,
+                               related_k=manifest.related_k)
 
 
 def add(

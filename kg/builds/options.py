@@ -25,6 +25,8 @@ class BuildOptions:
     out: Path | None = None  # default: exports/<corpus name>
     use_keybert: bool = True
     model: Path | None = None  # a tagger folder from `kg train`; None: the shipped one
+    # Dataset names known beforehand, one a line (kg.concepts.known); None: the ones kg ships.
+    known_datasets: Path | None = None
     related_k: int = 10  # RELATED_TO edges stored per paper; `kg related -k K<=this` reads them
     views: bool = True
     workers: int = field(default_factory=default_workers)  # the usable cores, bounded by memory (kg.builds.machine)

@@ -22,7 +22,7 @@ from kg.graph import build_graph
 from kg.graph.io import write_graphml, write_json
 from kg.builds.options import BuildOptions
 from kg.records import ENTITY_TYPES, Extraction, Paper
-from kg.concepts import Resolution, find_concepts
+from kg.concepts import KnownDatasets, Resolution, find_concepts
 from kg.store import store_written_meanwhile
 
 
@@ -144,7 +144,8 @@ def assemble(papers: list[Paper], extractions: list[Extraction], options: BuildO
     (stored as RELATED_TO edges when ``options.related_k``) and the themes; the ranking is returned
     for the pages."""
     t = time.perf_counter()
-    resolution = find_concepts(papers, extractions)
+    known = KnownDatasets.read(options.known_datasets) if options.known_datasets else None
+    resolution = find_concepts(papers, extractions, known=known)
     timings["concepts"] = time.perf_counter() - t
     t = time.perf_counter()
     g = build_graph(papers, extractions, resolution)
@@ -218,6 +219,7 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
             resolution=result.resolution.summary,
             related_k=options.related_k,
             model=str(options.model) if options.model else "shipped",
+            known_datasets=str(Path(options.known_datasets).resolve()) if options.known_datasets else "shipped",
             related_version=ranking_version(),
             keybert=options.use_keybert,
             extractor=result.extractor,

@@ -43,6 +43,10 @@ def build_command(
                                              show_default=False)] = None,
     model: Annotated[Path | None, typer.Option("--model", metavar="TAGGER_DIR", help="An entity tagger trained by `kg train` (default: the one kg ships).",
                                                show_default=False)] = None,
+    known_datasets: Annotated[Path | None, typer.Option("--known-datasets", metavar="FILE", help="Dataset names known beforehand, one a line: "
+                                                        "where the abstracts write one as a dataset's name, it is a Dataset (default: the names "
+                                                        "Papers with Code tags on ACL papers, which kg ships; an empty file: none).",
+                                                        show_default=False)] = None,
     keybert: Annotated[bool, typer.Option("--keybert/--no-keybert", help="Rank key concepts with KeyBERT.")] = DEFAULTS.use_keybert,
     related_k: Annotated[int, typer.Option("--related-k", min=0, metavar="K", help="RELATED_TO links stored per paper (0: none).")] = DEFAULTS.related_k,
     views: Annotated[bool, typer.Option("--views/--no-views", help="Write the interactive HTML views.")] = DEFAULTS.views,
@@ -77,7 +81,11 @@ def build_command(
 
     if model is not None:
         check_folder(model)
-    options = BuildOptions(out=out, model=model, use_keybert=keybert, related_k=related_k, views=views,
+    if known_datasets is not None:
+        from kg.concepts import KnownDatasets
+
+        KnownDatasets.read(known_datasets)  # one clear line now for a file that cannot be read, not after extraction
+    options = BuildOptions(out=out, model=model, known_datasets=known_datasets, use_keybert=keybert, related_k=related_k, views=views,
                            workers=workers, cache_dir=cache_dir_of(cache, no_cache), progress=not quiet,
                            format=fmt.value if fmt else None, cluster=cluster_of(cluster))
     warnings = _Warnings()

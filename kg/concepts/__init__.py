@@ -9,25 +9,37 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from kg.concepts.known import KnownDatasets
 from kg.concepts.resolve import Resolution, merge_data_heads, resolve
 from kg.records import Extraction, Paper
 
-__all__ = ["Resolution", "find_concepts", "resolve"]
+__all__ = ["KnownDatasets", "Resolution", "find_concepts", "resolve"]
 
 
-def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resolution:
-    """The concepts of a corpus: its mentions resolved to entities, each typed and rated."""
+def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction],
+                  known: KnownDatasets | None = None) -> Resolution:
+    """The concepts of a corpus: its mentions resolved to entities, each typed and rated.
+    ``known``: dataset names known beforehand (kg.concepts.known; None: the ones kg ships)."""
     from dataclasses import replace
 
+    from kg.concepts.known import link_known, shipped
     from kg.concepts.linking import link_names, names_to_link
     from kg.concepts.specificity import rate
     from kg.concepts.typer import retype
 
+    known = shipped() if known is None else known
     papers, extractions = list(papers), list(extractions)
-    resolution = merge_data_heads(retype(resolve(papers, extractions), papers, extractions))
+    resolution = merge_data_heads(retype(resolve(papers, extractions), papers, extractions, known=known.names))
     papers_of: dict[str, int] = {}
     for ids in resolution.mention_entity.values():
         for eid in set(ids) - {None}:
             papers_of[eid] = papers_of.get(eid, 0) + 1
     linked = link_names(papers, resolution.mention_entity, names_to_link(resolution.entities, papers_of))
-    return rate(replace(resolution, linked=linked), papers, extractions)
+    resolution = replace(resolution, linked=linked)
+    new, found = link_known(papers, resolution, known.names)
+    if found:
+        for pid, pairs in found.items():
+            have = {eid for _, eid in linked.get(pid, ())}
+            linked.setdefault(pid, []).extend((m, eid) for m, eid in pairs if eid not in have)
+        resolution = replace(resolution, entities={**resolution.entities, **new}, linked=linked)
+    return rate(resolution, papers, extractions)

@@ -178,6 +178,11 @@ class Usage:
         return (self.introduced >= 1 or (self.data >= 2 and self.data >= PLACES_DATA_SHARE * self.places)) \
             and self.data > 2 * self.model and self.kind() == "data" and self.a_name()
 
+    def known_data(self) -> bool:
+        """Is a name known as a dataset's written as one here: as data or with "the" more than as
+        a model, never mostly as a source or an event, and not as ordinary words?"""
+        return self.kind() == "data" and self.a_name() and self.data + self.article + self.collection > self.model
+
     def a_name(self) -> bool:
         """Does the corpus write the name as one, not as ordinary words now and then capitalised
         ("Penn Treebank", not "Word Sense Disambiguation", "Sentence Ordering")?"""
@@ -305,9 +310,11 @@ def _retyped(eid: str, etype: str) -> str:
     return f"{etype}:{eid.split(':', 1)[1]}"
 
 
-def retype(resolution, papers: list[Paper], extractions: list[Extraction]):
+def retype(resolution, papers: list[Paper], extractions: list[Extraction], known: frozenset[str] = frozenset()):
     """``resolution`` with each Dataset entity retyped by ``Evidence.verdict``: kept, made a
-    Method, or left out (its mentions then resolve to no entity)."""
+    Method, or left out (its mentions then resolve to no entity). ``known``: dataset names known
+    beforehand (kg.concepts.known): a Method or Task of such a name the corpus writes as a name and
+    as data, not as a model, is a Dataset ("Universal Dependencies", typed a task by the tagger)."""
     from kg.concepts.resolve import Resolution
 
     types = {eid: e.type for eid, e in resolution.entities.items()}
@@ -340,7 +347,8 @@ def retype(resolution, papers: list[Paper], extractions: list[Extraction]):
              if verdicts.get(eid) in (METHOD, TASK) and ent.type == verdicts[eid]
              and evidence[eid].as_name >= NAMED_SHARE * evidence[eid].mentions and evidence[eid].could_be_data(ent.name)}
     for eid, u in usage(papers, named).items():
-        if u.written_as_data():
+        ent = resolution.entities[eid]
+        if u.written_as_data() or (known & {ent.name, *ent.aliases} and u.known_data()):
             verdicts[eid] = DATASET
     renamed: dict[str, str | None] = {}
     for eid, verdict in verdicts.items():
