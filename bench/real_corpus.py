@@ -5,6 +5,9 @@
     python bench/real_corpus.py --db exports/acl_2017_2019   # score a build made before
     python bench/real_corpus.py --limit 40 --workers 1   # a tiny run (CI's smoke test)
     python bench/real_corpus.py --years 2019 --cache .kg-cache   # the year the stage was not tuned on
+    python scripts/known_datasets.py --years 2017,2018 --out /tmp/known-2017-2018.txt
+    python bench/real_corpus.py --years 2019 --cache .kg-cache --known-datasets /tmp/known-2017-2018.txt
+                                                         # ... with known dataset names of the other years only
     python bench/real_corpus.py --corpus ../shared/bench/real/emnlp2020_tracks.jsonl --tags none  # another year
 
 The corpus is ``../shared/bench/real/acl_2017_2019.jsonl`` and its Papers with Code dataset tags
@@ -267,6 +270,10 @@ def main() -> None:
                                     "stage was tuned on 2017-2018 and checked on 2019")
     ap.add_argument("--cache", type=Path, help="extraction cache folder to read and fill (default: none, "
                                                "so that build_s times a cold build)")
+    ap.add_argument("--known-datasets", type=Path, metavar="FILE",
+                    help="kg build's --known-datasets: the list of known dataset names to build with (default: "
+                         "the shipped one, made from all three years' tags; for a held-out year, make one from the "
+                         "other years: scripts/known_datasets.py --years 2017,2018 --out FILE)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--top", type=int, default=30)
     args = ap.parse_args()
@@ -287,7 +294,8 @@ def main() -> None:
             build = Path(tmp) / "build"
             t0 = time.perf_counter()
             cache = ("--cache", str(args.cache)) if args.cache else ("--no-cache",)
-            kg_build(corpus, build, "--workers", str(args.workers), *cache)
+            known = ("--known-datasets", str(args.known_datasets)) if args.known_datasets else ()
+            kg_build(corpus, build, "--workers", str(args.workers), *cache, *known)
             dt = time.perf_counter() - t0
             n = sum(1 for line in corpus.open(encoding="utf-8") if line.strip())
             timing = {"build_s": round(dt, 1), "abstracts_per_s": round(n / dt, 2), "workers": args.workers}
