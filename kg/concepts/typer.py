@@ -179,9 +179,9 @@ class Usage:
             and self.data > 2 * self.model and self.kind() == "data" and self.a_name()
 
     def known_data(self) -> bool:
-        """Is a name known as a dataset's written as one here: as data or with "the" more than as
-        a model, never mostly as a source or an event, and not as ordinary words?"""
-        return self.kind() == "data" and self.a_name() and self.data + self.article + self.collection > self.model
+        """Is a name known as a dataset's written as one here: as a model no more often than as
+        data or with "the", never mostly as a source or an event, and not as ordinary words?"""
+        return self.kind() == "data" and self.a_name() and self.model <= self.data + self.article + self.collection
 
     def a_name(self) -> bool:
         """Does the corpus write the name as one, not as ordinary words now and then capitalised
