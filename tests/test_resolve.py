@@ -375,8 +375,9 @@ def test_a_metric_written_with_score_is_the_metric():
         ("r1", "We report ROUGE and BLEU.", ("ROUGE", "Method"), ("BLEU", "Metric")),
         ("r2", "ROUGE scores and BLEU scores improve; the F1-score and F1 score too.",
          ("ROUGE scores", "Metric"), ("BLEU scores", "Metric"), ("F1-score", "Metric"), ("F1 score", "Metric")),
-        ("r3", "ROUGE metrics agree.", ("ROUGE metrics", "Metric")),
+        ("r3", "ROUGE metrics agree, two BLEU points up.", ("ROUGE metrics", "Metric"), ("BLEU points", "Metric")),
     ]
     r = resolve(*_corpus(specs))
     assert r.mention_entity["r2"] == ["Metric:rouge", "Metric:bleu", "Metric:f1", "Metric:f1"]
     assert r.mention_entity["r1"][0] == "Metric:rouge"  # the type most papers give it
+    assert r.mention_entity["r3"] == ["Metric:rouge", "Metric:bleu"]

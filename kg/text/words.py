@@ -14,7 +14,7 @@ GENERIC_HEADS = frozenset("""model models method methods framework frameworks al
     approaches architecture architectures family families variant variants baseline baselines backbone
     backbones dataset datasets benchmark benchmarks suite suites corpus corpora collection environment
     environments task tasks problem problems technique techniques system systems articles mechanism
-    mechanisms score scores metric metrics""".split())  # not "series": "time series" is a thing
+    mechanisms score scores metric metrics point points""".split())  # not "series": "time series" is a thing
 
 # Words that name no entity on their own: a mention made only of these ("downstream tasks", "our
 # method", "general-purpose models", "real-world applications") is what SciERC calls Generic
