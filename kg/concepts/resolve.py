@@ -9,15 +9,21 @@ Rules:
   "large language model");
 * an acronym defined anywhere in the corpus, as "Long Form (LF)", "LF (Long
   Form)", "LF, or Long Form", "LF, which stands for Long Form" or "Long Form,
-  LF," (kg/acronyms.py), is merged with its long form, its plural too ("LLMs" -> "large language model"); in a
-  paper that defines it itself, with that paper's long form (PCA is principal
-  component analysis in most papers, probabilistic cellular automata in one);
+  LF," (kg/text/acronyms.py), is merged with its long form, its plural too ("LLMs" ->
+  "large language model"); in a paper that defines it itself, with that paper's long form
+  (PCA is principal component analysis in most papers, probabilistic cellular automata in
+  one); inside a longer name only where written as an acronym ("mean absolute error" keeps
+  its "mean" where some paper defines MEAN);
 * a generic head after a name does not make a new entity: "Mistral models",
   "the Llama2-7B model family" and "the MS MARCO dataset" are "Mistral", "Llama2-7B" and
   "MS MARCO", when what precedes the head is a name-shaped word, or is itself an
   entity of the same type in the corpus and more than one common word ("deep
   learning models" is "deep learning" only if that is a Method somewhere; "reward
-  model" is never "reward", but "summarization task" is "summarization");
+  model" is never "reward", but "summarization task" is "summarization"), or one word that
+  several papers name alone as that type ("attention mechanism" is attention); a dataset's
+  name also loses the words that describe its data ("the ShARC conversational machine
+  reading dataset" is ShARC), and once types are decided its treebanks are the dataset
+  (``merge_data_heads``);
 * nor does "-based" after a name the corpus writes as one: "BERT-based models" is
   "BERT", "rule-based" stays;
 * version numbers do: "Llama-3.1" and "LLaMA" are different nodes, because
@@ -46,9 +52,9 @@ _TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
 _LEADING_PARENS = re.compile(r"^([^()]*\S)\s*\(([^()]+)\)")
 _BASED = re.compile(r"([^\s-]+)-based")  # a key such as "bert-based"
 _TASK_HEADS = frozenset({"task", "tasks", "problem", "problems"})
+_HYPHEN_SCORE = re.compile(r"(?<=\w)-(scores?)$", re.IGNORECASE)  # "F1-score"
+_DATA_SET = re.compile(r"\bdata set(s?)\b", re.IGNORECASE)  # "the BUCC data set"
 # Heads that say a named thing before them is data: "the Newsela corpus" is Newsela.
-_HYPHEN_SCORE = re.compile(r"(?<=\w)-(scores?)$", re.IGNORECASE)
-_DATA_SET = re.compile(r"\bdata set(s?)\b", re.IGNORECASE)
 _DATA_HEADS = frozenset({"dataset", "datasets", "corpus", "corpora", "benchmark", "benchmarks"})
 
 
@@ -294,9 +300,8 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
         if mine and k in mine:
             k = mine[k]
         elif mine and inner and mine.get(normalize(acronym_singular(inner.group(2).strip())), "").endswith(f" {k}"):
-            # A mention cut short of the long form its paper defines is that long form: "Chinese
-            # Phrases (DSAP)" where the text reads "Dimensional Sentiment Analysis for Chinese
-            # Phrases (DSAP)".
+            # A mention cut short of the long form its paper defines is that long form: "Semantic
+            # Hashing (NASH)" where the text reads "Neural Architecture for Semantic Hashing (NASH)".
             k = mine[normalize(acronym_singular(inner.group(2).strip()))]
         else:
             # "GPT2" is the acronym "GPT-2" spelled without its hyphen.
