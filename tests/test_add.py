@@ -350,3 +350,16 @@ def test_add_with_the_real_extractor_equals_a_cold_build(tmp_path, extractor):
     build(jsonl(tmp_path / "cold" / "a.jsonl", recs), BuildOptions(out=tmp_path / "cold" / "b"), extract=real)
     assert graph_of(tmp_path / "b") == graph_of(tmp_path / "cold" / "b")
     assert pages_of(tmp_path / "b") == pages_of(tmp_path / "cold" / "b")
+
+
+def test_an_add_uses_the_known_dataset_names_the_build_was_made_with(tmp_path):
+    from kg.builds.adding import options_of
+
+    names = tmp_path / "names.txt"
+    names.write_text("FewRel\n")
+    kept = options_of(Manifest(known_datasets=str(names)), BuildOptions())
+    assert kept.known_datasets == names
+    assert options_of(Manifest(known_datasets="shipped"), BuildOptions()).known_datasets is None
+    names.unlink()
+    with pytest.raises(KgError, match="known dataset names this build was made with"):
+        options_of(Manifest(known_datasets=str(names)), BuildOptions())
