@@ -17,7 +17,8 @@ Two benchmarks of ../shared/bench/real (README there):
 score (kg.analysis.related, "Fusion"); ``kg_concepts`` the concept score alone (what a build
 without vectors ranks by), ``kg_vectors`` kg's vectors alone. A faceted ``kg`` adds the cosine of
 facet vectors (the mean of the static phrase vectors of the paper's mentions of the facet's type,
-``FACET_WEIGHT``); ``--facet-vectors W,...`` tries other weights, ``--facet-embedders`` other phrase
+``FACET_WEIGHTS``; the task facet ranks as no facet, its facet giving the reasons only, so
+``kg`` background equals ``kg_whole``); ``--facet-vectors W,...`` tries other weights (method), ``--facet-embedders`` other phrase
 vectors (added to kg's faceted score without facet vectors), and ``halves`` gives each ranker's NDCG
 on two halves of each facet's pools (queries sorted by id, alternately), to choose on one half and
 check on the other.
@@ -337,7 +338,7 @@ def csfcube(args, opts: BuildOptions) -> dict:
             for w in args.fuse or ():
                 rankers[f"kg_weight_{w:g}"] = lambda c, w=w: (index[by].cosine(q, alias.get(c, c)) + w * index[
                     by].concept_score(q, alias.get(c, c))) / (1 + w)
-            for w in (args.facet_vectors or ()) if by else ():
+            for w in (args.facet_vectors or ()) if index[by].facet_vectors is not None else ():
                 def weighted(c, w=w):
                     c = alias.get(c, c)
                     return (index[by].cosine(q, c) + CONCEPT_WEIGHT * index[by].concept_score(q, c)

@@ -25,3 +25,12 @@ def test_related_method_facet(tmp_path):
     assert r["pools"]["A"] + r["pools"]["B"] >= 1
     assert all(0.0 <= v <= 100.0 for scores in r["ndcg_at"].values() for v in scores.values())
     assert r["chosen_on_A"]["shipped"]["setting"] == "shipped"
+
+
+@needs_csfcube
+def test_related_task_facet(tmp_path):
+    r = report(bench("related_task_facet.py", "--limit", "3", "--no-dense", "--cache", str(tmp_path)))
+    assert r["pools"]["A"] + r["pools"]["B"] == 1  # the first 3 pools hold one background pool
+    assert all(0.0 <= v <= 100.0 for scores in r["ndcg_at"].values() for v in scores.values())
+    # kg's --by task ranks as no facet (FACET_WEIGHTS["task"] is None).
+    assert r["ndcg_at"]["shipped"] == r["ndcg_at"]["no_facet"]

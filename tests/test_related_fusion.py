@@ -26,13 +26,14 @@ def unit(*xs: float) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-def corpus(vectors: dict[str, np.ndarray] | None):
+def corpus(vectors: dict[str, np.ndarray] | None, c_task: str = "dessert recipes"):
     """Six papers: ``a`` shares a specific method with ``b`` only; ``c`` shares nothing with ``a`` but
-    its abstract's vector is nearly ``a``'s; with ``vectors`` None no paper has a vector."""
+    its abstract's vector is nearly ``a``'s (unless ``c_task`` is ``a``'s task, "robot control");
+    with ``vectors`` None no paper has a vector."""
     specs = {
         "a": ("Query paper", [("policy mirror descent", "Method"), ("robot control", "Task")]),
         "b": ("Concept partner", [("policy mirror descent", "Method")]),
-        "c": ("Vector partner", [("dessert recipes", "Task")]),
+        "c": ("Vector partner", [(c_task, "Task")]),
         "d": ("Far one", [("galaxy survey", "Dataset")]),
         "e": ("Far two", [("galaxy survey", "Dataset")]),
         "f": ("Far three", [("protein folding", "Task")]),
@@ -225,6 +226,37 @@ def test_a_facet_ranking_adds_the_facet_vectors_cosine():
     everything = related_all(g, k=3, by="method")
     for pid in VECTORS:
         assert everything[pid] == related(g, pid, k=3, by="method")
+
+
+def test_the_task_facet_ranks_as_no_facet_and_gives_the_task_reasons():
+    # FACET_WEIGHTS["task"] is None: with vectors, --by task keeps the unfaceted scores and order
+    # (chosen on CSFCube's background pools, docs/related.md) and shows only task concepts as reasons.
+    from kg.analysis.related import FACET_WEIGHTS, NOTE_NOTHING
+
+    assert FACET_WEIGHTS["task"] is None and FACET_WEIGHTS["method"] is not None
+    g, _, _ = corpus(VECTORS, c_task="robot control")
+    index = ConceptIndex.from_graph(g, by="task")
+    assert index.ranking is not None and index.facet_vectors is None
+    whole = ConceptIndex.from_graph(g)
+    for pid in VECTORS:
+        faceted, plain = related(g, pid, k=5, by="task"), related(g, pid, k=5)
+        assert [(r.id, r.score) for r in faceted] == [(r.id, r.score) for r in plain]
+        assert all(index.score(pid, r.id) == whole.score(pid, r.id) for r in faceted)
+    rows = {r.id: r for r in related(g, "a", k=5, by="task")}
+    assert [s.name for s in rows["c"].shared] == ["robot control"] and rows["c"].shared[0].type == "Task"
+    # b shares a method only: listed where the unfaceted ranking lists it, with no task reason.
+    assert rows["b"].shared == () and rows["b"].note == NOTE_WORDING
+    assert [s.name for s in {r.id: r for r in related(g, "a", k=5)}["b"].shared] == ["policy mirror descent"]
+    everything = related_all(g, k=3, by="task")
+    for pid in VECTORS:
+        assert everything[pid] == related(g, pid, k=3, by="task")
+    among = rank_among(g, "a", ["b", "c", "d", "f"], by="task")
+    assert [(r.id, r.score) for r in among] == [(r.id, r.score) for r in rank_among(g, "a", ["b", "c", "d", "f"])]
+    assert {r.id: r.note for r in among}["d"] in (NOTE_WORDING, NOTE_NOTHING)
+    # The method facet still ranks by its own terms; without vectors the task facet ranks by its concepts.
+    assert ConceptIndex.from_graph(g, by="method").ranking is None
+    plain_task = ConceptIndex.from_graph(g, by="task", dense=False)
+    assert plain_task.ranking is None and [r.id for r in plain_task.related("a")] == ["c"]
 
 
 def _vector_extract(corpus, options):

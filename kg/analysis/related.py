@@ -103,6 +103,12 @@ CONCEPT_WEIGHT = 0.5
 # phrase vectors of their mentions of the facet's type), in numerator and denominator alike. Chosen
 # on half of CSFCube's development pools (0.15-0.75 tried), checked on the other half (docs/related.md).
 FACET_WEIGHT = 0.75
+# The facet weight per facet; None: with vectors the facet is ranked as with no facet (every concept,
+# no facet vectors) and gives only the reasons. ``task`` (CSFCube's background facet): chosen on half
+# A of its pools among per-facet weights, task-sentence vectors and specific task concepts, where no
+# facet ranked best (81.1 against 76.5 for the method facet's terms); on half B 70.2 against 68.2
+# (bench/related_task_facet.py, docs/related.md). ``dataset`` has no labels; it keeps method's weight.
+FACET_WEIGHTS: dict[str, float | None] = {"method": FACET_WEIGHT, "task": None, "dataset": FACET_WEIGHT}
 
 # Strength of each way a paper comes to have a concept.
 W_PHRASE = 1.0  # the entity / key phrase itself, or an alias of it
@@ -329,6 +335,9 @@ class ConceptIndex:
     _dense_row: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     # With ``by`` and ``dense``: each paper's facet vector, rows as ``dense``'s (zero: no mention of the facet).
     facet_vectors: object = field(default=None, repr=False, compare=False)
+    # With ``by`` and ``dense``, for a facet FACET_WEIGHTS ranks as with no facet: the index that
+    # ranks (every concept); this one gives the reasons only.
+    ranking: ConceptIndex | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.dense is not None:
@@ -461,12 +470,17 @@ class ConceptIndex:
             found = None  # some papers have none (an old build added to): concepts alone, for every paper
         index = cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, found)
         if facet and found is not None:
-            index.facet_vectors = _facet_vectors(g, found.ids, schema.MENTION_REL[facet])
+            if FACET_WEIGHTS[by.strip().lower()] is None:  # type: ignore[union-attr]
+                index.ranking = cls.from_graph(g, None, dense)
+            else:
+                index.facet_vectors = _facet_vectors(g, found.ids, schema.MENTION_REL[facet])
         return index
 
     def score(self, a: str, b: str) -> float:
         """The score of papers ``a`` and ``b``: what ``related`` ranks by, for any pair, not only a
         paper's top k. With vectors, ``fuse(cosine, concept_score, facet_cosine)``; else the concept score."""
+        if self.ranking is not None:
+            return self.ranking.score(a, b)
         concepts = self.concept_score(a, b)
         return fuse(self.cosine(a, b), concepts, self.facet_cosine(a, b)) if self.dense is not None else concepts
 
@@ -491,6 +505,8 @@ class ConceptIndex:
         """Every paper of ``among`` (but ``paper_id``) ranked against ``paper_id``: the score and
         reasons ``related`` gives; one sharing no specific concept has no reasons, and without
         vectors scores 0. Ties are broken by id."""
+        if self.ranking is not None:
+            return self._reasons(self.ranking.rank(paper_id, among, max_shared), paper_id, max_shared)
         rows = []
         for other in dict.fromkeys(among):
             if other == paper_id:
@@ -510,6 +526,16 @@ class ConceptIndex:
         return RelatedPaper(other, self.titles[other], fuse(cos, concepts, self.facet_cosine(pid, other)), shared,
                             "" if shared else NOTE_WORDING)
 
+    def _reasons(self, rows: list[RelatedPaper], pid: str, max_shared: int) -> list[RelatedPaper]:
+        """``rows`` as ``ranking`` ranks them, scores and places kept, with this index's (the facet's)
+        reasons: a row sharing no specific concept of the facet lists none and is noted NOTE_WORDING."""
+        out = []
+        for r in rows:
+            contrib = self._contrib(pid, r.id)
+            shared = self._explain(contrib, max_shared) if self.explains(contrib) else ()
+            out.append(RelatedPaper(r.id, r.title, r.score, shared, "" if shared else NOTE_WORDING))
+        return out
+
     def _contrib(self, a: str, b: str) -> dict[str, float]:
         vec, ovec = self.vectors[a], self.vectors[b]
         if len(ovec) < len(vec):
@@ -522,6 +548,8 @@ class ConceptIndex:
         return any(c not in self.broad for c in concepts)
 
     def related(self, paper_id: str, k: int = 10, max_shared: int = 8) -> list[RelatedPaper]:
+        if self.ranking is not None:
+            return self._reasons(self.ranking.related(paper_id, k, max_shared), paper_id, max_shared)
         if self.dense is not None:
             return self._related_fused(paper_id, k, max_shared)
         vec = self.vectors[paper_id]
@@ -570,6 +598,9 @@ class ConceptIndex:
         products run in scipy, a block of papers at a time, and only the top ``k`` pairs are
         explained in Python.
         """
+        if self.ranking is not None:
+            return {p: self._reasons(rows, p, max_shared)
+                    for p, rows in self.ranking.related_all(k, max_shared, block).items()}
         import numpy as np
         from scipy import sparse
 

@@ -62,8 +62,9 @@ def related_command(
     all_papers: Annotated[bool, typer.Option(
         "--all", help="Every paper's top k: one JSON line per paper, or one row per pair with -f table/csv.")] = False,
     by: Annotated[Facet | None, typer.Option(
-        "--by", help="Compare one facet's concepts only: papers close in method, task or dataset, "
-                     "with reasons of that facet.", show_default=False)] = None,
+        "--by", help="Reasons of one facet only (method, task or dataset). method and dataset also rank "
+                     "by that facet's concepts and phrases; task ranks as with no facet.",
+        show_default=False)] = None,
     among: Annotated[Path | None, typer.Option(
         "--among", metavar="FILE", help="Rank every paper listed in FILE (ids, one a line) against PAPER, "
                                         "with score and reasons; -k does not apply.", show_default=False)] = None,
@@ -76,8 +77,10 @@ def related_command(
     papers that have it: the fewer, the more it counts. A neighbour sharing no
     specific concept is noted "similar wording", and listed only when its
     abstract's cosine is at least 0.45. docs/related.md has the formula.
-    --by keeps one facet's concepts (method, task or dataset); --among ranks a
-    reading list, every paper of it: one sharing no specific concept is noted
+    --by keeps one facet's concepts as the reasons (method, task or dataset);
+    method and dataset rank by that facet too, task ranks as with no facet (in a
+    build with vectors: ranking by task concepts did worse on CSFCube's
+    background labels). --among ranks a reading list, every paper of it: one sharing no specific concept is noted
     "similar wording" or "nothing shared".
 
     \b
@@ -88,6 +91,7 @@ def related_command(
       kg related --all -k 5 > related.jsonl
       kg related --all -k 5 -f csv > related.csv
       kg related p5ed9111e12 --by method       # close in method, method reasons
+      kg related p5ed9111e12 --by task         # the usual ranking, task reasons
       kg related p5ed9111e12 --among reading.txt -f json
     """
     if all_papers and paper:

@@ -1,0 +1,139 @@
+"""The background facet on CSFCube: variants of ``--by task`` chosen on half A of the pools, reported on half B.
+
+CSFCube's development background pools (../shared/bench/real/csfcube, README there) are split as
+bench/related_real.py splits them (queries sorted by id, alternately A and B). Each variant ranks
+every background pool; its NDCG@20 is given per half. A setting is chosen on A only (the best of
+each family's grid there; ties go to the first, the simplest) and judged on B, beside kg with no
+facet and dense MiniLM (sentence-transformers' all-MiniLM-L6-v2 of title + abstract, as there).
+
+``cos`` is the cosine of the abstracts' vectors extraction keeps; ``all`` the score of every
+concept (what ranking with no facet uses), ``task`` the task concepts' score (``by="task"``),
+``phrases`` the cosine of the task facet vectors (mean static phrase vectors of the task mentions):
+
+* ``shipped``: what ``kg related --by task`` ranks by (``ConceptIndex.score`` with ``by="task"``;
+  FACET_WEIGHTS["task"] None: as no facet); ``weights_c0.5_f0.75`` is what it ranked by before,
+  the method facet's terms;
+* ``no_facet``: (cos + 0.5 all) / 1.5, the ranking with no facet;
+* ``weights_c{c}_f{f}``: (cos + c task + f phrases) / (1 + c + f), a weight per facet;
+* ``no_facet_plus_phrases_{f}``: (cos + 0.5 all + f phrases) / (1.5 + f): the ranking with no
+  facet, the task facet vectors added;
+* ``sentences_{f}``: (cos + 0.5 task + f sentences) / (1.5 + f), the task facet vector made of the
+  static vectors (KeyBERT's Model2Vec model) of the sentences holding the task mentions, as one text;
+* ``specific_{s}``: (cos + 0.5 task' + 0.75 phrases) / 2.25, task' the task concepts' score over
+  concepts at most a share s of the corpus's papers have (specificity);
+* ``vectors``: cos alone.
+
+    python bench/related_task_facet.py --cache .kg-bench-cache
+
+Prints one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+from _common import ROOT, report
+from related_real import REAL, dense_embeddings, facet_vectors, halves_of, kg_graph, load_csfcube, ndcg, \
+    phrase_embedders, rank_pool, text_of
+
+from kg import schema  # noqa: E402
+from kg.analysis import related as rel  # noqa: E402
+from kg.builds.pipeline import BuildOptions  # noqa: E402
+
+CONCEPT_WEIGHTS = (0.0, 0.25, 0.5)
+FACET_WEIGHTS = (0.0, 0.15, 0.3, 0.75)
+SHARES = (0.01, 0.02, 0.05)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--csfcube", type=Path, default=REAL / "csfcube")
+    ap.add_argument("--cache", type=Path, default=ROOT / ".kg-cache")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--at", type=int, default=20)
+    ap.add_argument("--no-dense", action="store_true", help="skip the dense MiniLM baseline")
+    ap.add_argument("--limit", type=int, default=0, metavar="N", help="the first N pools and their papers (CI)")
+    args = ap.parse_args()
+    pools, alias, papers = load_csfcube(args)
+    pools = {key: grades for key, grades in pools.items() if key[1] == "background"}
+    half = halves_of(pools)
+    opts = BuildOptions(cache_dir=args.cache, workers=args.workers, progress=False, views=False, related_k=0)
+    t0 = time.perf_counter()
+    g, timings = kg_graph(papers, "csfcube", args.csfcube / "papers.jsonl", opts)
+    task = rel.ConceptIndex.from_graph(g, "task")
+    whole = rel.ConceptIndex.from_graph(g)
+    if task.dense is None:
+        raise SystemExit("bench: the graph has no vectors")
+    timings["graph_and_index"] = round(time.perf_counter() - t0, 1)
+    ids = sorted({alias.get(q, q) for q, _ in pools} | {alias.get(c, c) for p in pools.values() for c in p})
+    sent = facet_vectors(g, "task", phrase_embedders()["static"], sentences=True)
+    # The task facet vectors (kg ships none for the task facet: FACET_WEIGHTS["task"] is None).
+    fv = rel._facet_vectors(g, task.dense.ids, schema.MENTION_REL["Task"])
+    row = task.dense.row_of()
+    n = len(task.vectors)
+    dense = None
+    if not args.no_dense:
+        texts = {p.id: text_of(p) for p in papers}
+        demb, _ = dense_embeddings([texts[p] for p in ids], args.cache)
+        dense = dict(zip(ids, demb))
+    cw = rel.CONCEPT_WEIGHT
+
+    def variants(q: str, c: str) -> dict[str, float]:
+        cos, allc, tc = whole.cosine(q, c), whole.concept_score(q, c), task.concept_score(q, c)
+        phr = float(fv[row[q]] @ fv[row[c]])
+        s = float(sent[q] @ sent[c]) if q in sent and c in sent else 0.0
+        out = {"shipped": task.score(q, c), "no_facet": whole.score(q, c), "vectors": cos}
+        if dense is not None:
+            out["dense_minilm"] = float(dense[q] @ dense[c])
+        for a in CONCEPT_WEIGHTS:
+            for f in FACET_WEIGHTS:
+                out[f"weights_c{a:g}_f{f:g}"] = (cos + a * tc + f * phr) / (1 + a + f)
+        for f in FACET_WEIGHTS:
+            out[f"no_facet_plus_phrases_{f:g}"] = (cos + cw * allc + f * phr) / (1 + cw + f)
+            out[f"sentences_{f:g}"] = (cos + cw * tc + f * s) / (1 + cw + f)
+        contrib = task._contrib(q, c)
+        for share in SHARES:
+            kept = {k: v for k, v in contrib.items() if task.df[k] <= share * n}
+            spec = sum(kept.values()) if task.explains(kept) else 0.0
+            out[f"specific_{share:g}"] = (cos + cw * spec + rel.FACET_WEIGHT * phr) / (1 + cw + rel.FACET_WEIGHT)
+        return out
+
+    per: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    pool_scores: dict[str, dict[str, float]] = defaultdict(dict)
+    for (query, facet), grades in pools.items():
+        q = alias.get(query, query)
+        cands = [c for c in grades if alias.get(c, c) != q]
+        table = {c: variants(q, alias.get(c, c)) for c in cands}
+        for name in next(iter(table.values())):
+            score = ndcg(rank_pool(lambda c, name=name: table[c][name], cands), grades, args.at)
+            per[name][half[(query, facet)]].append(score)
+            per[name]["all"].append(score)
+            pool_scores[name][query] = score
+    ndcgs = {m: {h: round(100 * float(np.mean(v)), 1) for h, v in sorted(hs.items())} for m, hs in per.items()}
+    families = defaultdict(list)
+    for m in ndcgs:
+        families[m.rsplit("_", 1)[0] if m[-1].isdigit() else m].append(m)
+    chosen = {f: max(ms, key=lambda m: ndcgs[m].get("A", 0.0)) for f, ms in families.items()}
+    chosen_b = {f: max(ms, key=lambda m: ndcgs[m].get("B", 0.0)) for f, ms in families.items()}
+    b_pools = [q for q, _ in pools if half[(q, "background")] == "B"]
+    vs = {f: sum(pool_scores[m][q] >= pool_scores["no_facet"][q] for q in b_pools) for f, m in chosen.items()}
+    report({
+        "benchmark": "CSFCube dev, background facet (--by task): variants chosen on half A, judged on half B (NDCG@20)",
+        "pools": {h: sum(1 for k in pools if half[k] == h) for h in "AB"},
+        "papers_ranked": len(ids),
+        "papers_with_task_mentions": sum(1 for p in ids if p in sent),
+        "chosen_on_A": {f: {"setting": m, **ndcgs[m], "B_pools_not_below_no_facet": vs[f]}
+                        for f, m in chosen.items()},
+        "chosen_on_B": {f: {"setting": m, **ndcgs[m]} for f, m in chosen_b.items()},
+        "per_pool": {m: {q: round(100 * v, 1) for q, v in pool_scores[m].items()}
+                     for m in ("shipped", "no_facet", "vectors", *(["dense_minilm"] if dense else []))},
+        "ndcg_at": ndcgs,
+        "seconds": timings,
+    })
+
+
+if __name__ == "__main__":
+    main()
