@@ -5,8 +5,8 @@
     python bench/real_corpus.py --db exports/acl_2017_2019   # score a build made before
     python bench/real_corpus.py --limit 40 --workers 1   # a tiny run (CI's smoke test)
     python bench/real_corpus.py --years 2019 --cache .kg-cache   # the year the stage was not tuned on
-    python scripts/known_datasets.py --years 2017,2018 --out /tmp/known-2017-2018.txt
-    python bench/real_corpus.py --years 2019 --cache .kg-cache --known-datasets /tmp/known-2017-2018.txt
+    python scripts/known_datasets.py --years 2017,2018 --out known-2017-2018.txt
+    python bench/real_corpus.py --years 2019 --cache .kg-cache --known-datasets known-2017-2018.txt
                                                          # ... with known dataset names of the other years only
     python bench/real_corpus.py --corpus ../shared/bench/real/emnlp2020_tracks.jsonl --tags none  # another year
 

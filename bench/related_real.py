@@ -258,6 +258,23 @@ def rank_pool(score, candidates: list[str]) -> list[str]:
     return sorted(candidates, key=lambda c: (-round(float(score(c)), 9), c))
 
 
+def ndcg_of_variants(pools: dict, alias: dict[str, str], half: dict, variants, at: int):
+    """For rankings ``variants(query, candidate) -> {name: score}`` of every pool: per name, the
+    NDCG@``at`` of each pool by half ("A", "B") and over "all", and per name and query its NDCG."""
+    per: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    pool_scores: dict[str, dict[str, float]] = defaultdict(dict)
+    for (query, facet), grades in pools.items():
+        q = alias.get(query, query)
+        cands = [c for c in grades if alias.get(c, c) != q]
+        table = {c: variants(q, alias.get(c, c)) for c in cands}
+        for name in next(iter(table.values())):
+            score = ndcg(rank_pool(lambda c, name=name: table[c][name], cands), grades, at)
+            per[name][half[(query, facet)]].append(score)
+            per[name]["all"].append(score)
+            pool_scores[name][query] = score
+    return per, pool_scores
+
+
 def load_csfcube(args) -> tuple[dict, dict[str, str], list[Paper]]:
     """CSFCube's development pools (the first ``args.limit``), the id each paper is read under
     (a repeated abstract is merged into its first paper) and the papers to build."""

@@ -36,8 +36,8 @@ from pathlib import Path
 
 import numpy as np
 from _common import ROOT, report
-from related_real import REAL, dense_embeddings, facet_vectors, halves_of, kg_graph, load_csfcube, ndcg, \
-    phrase_embedders, rank_pool, text_of
+from related_real import REAL, dense_embeddings, facet_vectors, halves_of, kg_graph, load_csfcube, \
+    ndcg_of_variants, phrase_embedders, text_of
 
 from kg import schema  # noqa: E402
 from kg.analysis import related as rel  # noqa: E402
@@ -101,17 +101,7 @@ def main() -> None:
             out[f"specific_{share:g}"] = (cos + cw * spec + rel.FACET_WEIGHT * phr) / (1 + cw + rel.FACET_WEIGHT)
         return out
 
-    per: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    pool_scores: dict[str, dict[str, float]] = defaultdict(dict)
-    for (query, facet), grades in pools.items():
-        q = alias.get(query, query)
-        cands = [c for c in grades if alias.get(c, c) != q]
-        table = {c: variants(q, alias.get(c, c)) for c in cands}
-        for name in next(iter(table.values())):
-            score = ndcg(rank_pool(lambda c, name=name: table[c][name], cands), grades, args.at)
-            per[name][half[(query, facet)]].append(score)
-            per[name]["all"].append(score)
-            pool_scores[name][query] = score
+    per, pool_scores = ndcg_of_variants(pools, alias, half, variants, args.at)
     ndcgs = {m: {h: round(100 * float(np.mean(v)), 1) for h, v in sorted(hs.items())} for m, hs in per.items()}
     families = defaultdict(list)
     for m in ndcgs:

@@ -9,7 +9,7 @@ lower-case use), is not a language and is not a paper's title. ``--years`` keeps
 papers of those years only, to check the stage on years the list never saw:
 
     python scripts/known_datasets.py                                   # the shipped list, all years
-    python scripts/known_datasets.py --years 2017,2018 --out /tmp/known-2017-2018.txt
+    python scripts/known_datasets.py --years 2017,2018 --out known-2017-2018.txt
 """
 from __future__ import annotations
 

@@ -9,11 +9,11 @@ from kg.analysis.stats import top_entities
 from tests.helpers import extraction, paper
 
 
-def concepts(*specs):
-    """find_concepts over (id, text, [(surface, type), ...]) papers."""
+def concepts(*specs, known=None):
+    """find_concepts over (id, text, [(surface, type), ...]) papers (``known``: its known dataset names)."""
     papers = [paper(pid, text) for pid, text, _ in specs]
     exs = [extraction(p, *items) for p, (_, _, items) in zip(papers, specs)]
-    return papers, exs, find_concepts(papers, exs)
+    return papers, exs, find_concepts(papers, exs, known=known)
 
 
 def names(r, etype=None):
@@ -216,56 +216,37 @@ def test_a_name_with_based_after_it_is_that_name_and_a_word_with_based_is_not():
 
 
 def test_a_datasets_treebanks_are_the_dataset_but_the_penn_treebank_is_its_own():
-    from kg.concepts import find_concepts
-    from tests.helpers import extraction, paper
-
-    specs = [
-        ("u1", "We parse Universal Dependencies (UD) data.", ("Universal Dependencies (UD)", "Dataset")),
-        ("u2", "Results on UD improve.", ("UD", "Dataset")),
-        ("u3", "We train on the UD treebanks and the Penn Treebank.", ("UD treebanks", "Dataset"),
-         ("Penn Treebank", "Dataset")),
-        ("p1", "Penn said so. The Penn Treebank is parsed.", ("Penn", "Dataset"), ("Penn Treebank", "Dataset")),
-    ]
-    papers, exs = [], []
-    for pid, text, *items in specs:
-        p = paper(pid, text)
-        papers.append(p)
-        exs.append(extraction(p, *items))
-    r = find_concepts(papers, exs)
+    _, _, r = concepts(
+        ("u1", "We parse Universal Dependencies (UD) data.", [("Universal Dependencies (UD)", "Dataset")]),
+        ("u2", "Results on UD improve.", [("UD", "Dataset")]),
+        ("u3", "We train on the UD treebanks and the Penn Treebank.", [("UD treebanks", "Dataset"),
+                                                                       ("Penn Treebank", "Dataset")]),
+        ("p1", "Penn said so. The Penn Treebank is parsed.", [("Penn", "Dataset"), ("Penn Treebank", "Dataset")]),
+    )
     assert r.mention_entity["u3"][0] == r.mention_entity["u1"][0]
     assert r.mention_entity["u3"][1] == r.mention_entity["p1"][1] != r.mention_entity["u1"][0]
     assert r.entities[r.mention_entity["u3"][1]].name == "Penn Treebank"
 
 
-def _known_corpus():
-    from tests.helpers import extraction, paper
-
-    specs = [
-        # The tagger missed FewRel in f1 and f2, and typed Universal Dependencies a task.
-        ("f1", "We evaluate on FewRel and report accuracy.", ("accuracy", "Metric")),
-        ("f2", "Results on FewRel improve over the FewRel baselines.", ("baselines", "Method")),
-        ("u1", "We parse the Universal Dependencies treebanks.", ("Universal Dependencies", "Task")),
-        ("u2", "We ask how Universal Dependencies help parsing.", ("Universal Dependencies", "Task")),
-        # "Hate Speech" is known as a dataset's name, but this corpus writes the words as words.
-        ("h1", "Hate Speech is common online; hate speech detection matters.", ("hate speech detection", "Task")),
-        ("h2", "We study hate speech in tweets and hate speech in forums.", ("hate speech", "Task")),
-        # Text from Wikipedia is a source, whatever a list says.
-        ("w1", "Sentences from Wikipedia are used, with text from Wikipedia.", ("Sentences", "Dataset")),
-    ]
-    papers, exs = [], []
-    for pid, text, *items in specs:
-        p = paper(pid, text)
-        papers.append(p)
-        exs.append(extraction(p, *items))
-    return papers, exs
+_KNOWN_CORPUS = (
+    # The tagger missed FewRel in f1 and f2, and typed Universal Dependencies a task.
+    ("f1", "We evaluate on FewRel and report accuracy.", [("accuracy", "Metric")]),
+    ("f2", "Results on FewRel improve over the FewRel baselines.", [("baselines", "Method")]),
+    ("u1", "We parse the Universal Dependencies treebanks.", [("Universal Dependencies", "Task")]),
+    ("u2", "We ask how Universal Dependencies help parsing.", [("Universal Dependencies", "Task")]),
+    # "Hate Speech" is known as a dataset's name, but this corpus writes the words as words.
+    ("h1", "Hate Speech is common online; hate speech detection matters.", [("hate speech detection", "Task")]),
+    ("h2", "We study hate speech in tweets and hate speech in forums.", [("hate speech", "Task")]),
+    # Text from Wikipedia is a source, whatever a list says.
+    ("w1", "Sentences from Wikipedia are used, with text from Wikipedia.", [("Sentences", "Dataset")]),
+)
 
 
 def test_a_known_dataset_name_is_a_dataset_where_the_corpus_writes_it_as_one():
-    from kg.concepts import KnownDatasets, find_concepts
+    from kg.concepts import KnownDatasets
 
-    papers, exs = _known_corpus()
     known = KnownDatasets(frozenset({"FewRel", "Universal Dependencies", "Hate Speech", "Wikipedia"}))
-    r = find_concepts(papers, exs, known=known)
+    _, _, r = concepts(*_KNOWN_CORPUS, known=known)
     linked = {pid: {eid for _, eid in found} for pid, found in r.linked.items()}
     assert "Dataset:fewrel" in linked["f1"] and "Dataset:fewrel" in linked["f2"]
     assert r.entities["Dataset:fewrel"].name == "FewRel"
@@ -273,7 +254,7 @@ def test_a_known_dataset_name_is_a_dataset_where_the_corpus_writes_it_as_one():
     assert not any(e.startswith("Dataset:hate") for e in r.entities)
     assert "Dataset:wikipedia" not in r.entities
 
-    bare = find_concepts(papers, exs, known=KnownDatasets.none())
+    _, _, bare = concepts(*_KNOWN_CORPUS, known=KnownDatasets.none())
     assert "Dataset:fewrel" not in bare.entities
     assert bare.mention_entity["u1"] == ["Task:universal dependency"]
 
