@@ -116,3 +116,11 @@ def test_markup_leaves_no_stray_spaces_inside_words_or_before_punctuation():
     assert clean_latex('A<br/>B <img src=x onerror=alert(1)>C <p class="a b">D</p>') == "A B C D"
     # Block tags still separate words.
     assert clean_latex("<p>One.</p><p>Two.</p>A<br>B") == "One. Two. A B"
+
+
+def test_markdown_emphasis_reads_as_its_words_and_products_stay():
+    from kg.corpus.latex import clean_latex
+
+    assert clean_latex("a *unified* framework for **text-to-image retrieval**") == \
+        "a unified framework for text-to-image retrieval"
+    assert clean_latex("compute a*b*c, x * y * z, and p<0.05*") == "compute a*b*c, x * y * z, and p<0.05*"

@@ -1,4 +1,5 @@
-"""Clean LaTeX and HTML markup out of an abstract so extraction sees plain prose.
+"""Clean LaTeX and HTML markup out of an abstract so extraction sees plain prose, and the Markdown
+emphasis OpenReview's abstracts carry ("a *unified* framework").
 
 The raw abstract is kept on the Paper; only the cleaned text is read by the
 extractor (and mention spans index it).
@@ -25,6 +26,8 @@ _LETTERS = {"ss": "ß", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "aa": "�
 _ESCAPED_QUOTES = re.compile(r'(?<![\w\\{])\\"(?![{\s])([^"\\{}]{1,200}?)(?<!\s)\\"(?![\w{])')
 _LETTER = re.compile(r"\\(%s)(?![A-Za-z])(\{\}| (?=[a-z]))?" % "|".join(_LETTERS))
 
+# "*unified*", "**not**": Markdown emphasis around words, not a product ("a*b*c") or a footnote mark.
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,2})(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\1(?![\w*])")
 _STYLE = re.compile(
     r"\\(?:textbf|textit|textrm|texttt|textsc|textsf|emph|underline|text|mathrm|mathbf|mathit|"
     r"mathcal|mathbb|mathsf|operatorname|boldsymbol|bm)\s*\{([^{}]*)\}"
@@ -134,5 +137,6 @@ def clean_latex(text: str) -> str:
         text = new
     text = _INLINE_TAG.sub("", text)
     text = _TAG.sub(" ", text)
+    text = _EMPHASIS.sub(r"\2", text)
     text = html.unescape(text)
     return re.sub(r"\s+", " ", text).strip()

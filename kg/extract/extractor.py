@@ -23,6 +23,9 @@ def _source_digest() -> str:
     for name in ("extractor.py", "postprocess.py", "keyphrases.py", "tagger.py", "bio.py", "component.py",
                  "relations.py", "docvec.py"):
         h.update((here / name).read_bytes())
+    # The word lists and the acronym matcher the post-processing steps read (kg/text/).
+    for name in ("acronyms.py", "words.py"):
+        h.update((here.parent / "text" / name).read_bytes())
     return h.hexdigest()[:12]
 
 
