@@ -266,3 +266,37 @@ def test_the_shipped_known_datasets_are_names_not_words():
     names = shipped().names
     assert {"SQuAD", "Penn Treebank", "GLUE", "MultiNLI"} <= names
     assert all(is_name(n) for n in names) and not {"English", "Wikipedia articles"} & names
+
+
+def test_a_paper_naming_a_kind_of_a_concept_names_the_concept_too():
+    specs = [(f"p{i}", f"We study dependency parsing of corpus {i}.", [("dependency parsing", "Task")]) for i in range(4)]
+    specs += [("m", "Multilingual dependency parsing with one model.", [("Multilingual dependency parsing", "Task")]),
+              ("s", "We improve syntactic dependency parsing.", [("syntactic dependency parsing", "Task")])]
+    papers, exs, r = concepts(*specs)
+    g = build_graph(papers, exs, r)
+    # Each kind stays its own concept ...
+    assert {"dependency parsing", "Multilingual dependency parsing", "syntactic dependency parsing"} <= names(r, "Task")
+    # ... and its papers are the broader concept's too, with its words as the mention.
+    parsing = "Task:dependency parsing"
+    assert g.has_edge("m", parsing) and g.has_edge("s", parsing)
+    assert g.nodes[parsing]["papers"] == 6
+    (edge,) = g.get_edge_data("m", parsing).values()
+    assert edge["surface"] == ["dependency parsing"] and edge["span_starts"] == [len("Multilingual ")]
+
+
+def test_a_term_of_its_own_or_a_name_does_not_name_the_concept_its_last_words_spell():
+    specs = [(f"l{i}", f"Work on language understanding {i}.", [("language understanding", "Task")]) for i in range(3)]
+    # Named nearly as often as the shorter words: a term of its own (SLU), not a kind of them.
+    specs += [(f"s{i}", f"Spoken language understanding {i}.", [("Spoken language understanding", "Task")])
+              for i in range(2)]
+    specs += [(f"t{i}", f"We use machine translation {i}.", [("machine translation", "Task")]) for i in range(3)]
+    specs += [(f"n{i}", f"We use neural machine translation {i}.", [("neural machine translation", "Task")])
+              for i in range(3)]
+    # A name names itself: "Multilingual Neural Machine Translation" is a system's name.
+    specs += [("x", "We build Multilingual Machine Translation, a system.",
+               [("Multilingual Machine Translation", "Method")])]
+    papers, exs, r = concepts(*specs)
+    g = build_graph(papers, exs, r)
+    assert not any(g.has_edge(f"s{i}", "Task:language understanding") for i in range(2))
+    assert not any(g.has_edge(f"n{i}", "Task:machine translation") for i in range(3))
+    assert not g.has_edge("x", "Task:machine translation")

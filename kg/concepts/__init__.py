@@ -22,6 +22,7 @@ def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction],
     ``known``: dataset names known beforehand (kg.concepts.known; None: the ones kg ships)."""
     from dataclasses import replace
 
+    from kg.concepts.broader import link_broader
     from kg.concepts.known import link_known, shipped
     from kg.concepts.linking import link_names, names_to_link
     from kg.concepts.specificity import rate
@@ -35,6 +36,9 @@ def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction],
         for eid in set(ids) - {None}:
             papers_of[eid] = papers_of.get(eid, 0) + 1
     linked = link_names(papers, resolution.mention_entity, names_to_link(resolution.entities, papers_of))
+    for pid, pairs in link_broader(extractions, resolution.mention_entity, resolution.entities, papers_of).items():
+        have = {eid for _, eid in linked.get(pid, ())}
+        linked.setdefault(pid, []).extend((m, eid) for m, eid in pairs if eid not in have)
     resolution = replace(resolution, linked=linked)
     new, found = link_known(papers, resolution, known.names)
     if found:

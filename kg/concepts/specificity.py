@@ -87,7 +87,9 @@ def rate(resolution, papers: list[Paper], extractions: list[Extraction]):
         for m, eid in found:
             docs.setdefault(eid, set()).add(pid)
             mentions[eid] += 1
-            as_name[eid] += 1  # only names are linked
+            # Names found wherever written are names; a broader concept's words inside a narrower
+            # mention are as the mention writes them (kg.concepts.broader).
+            as_name[eid] += written_as_name(m.text, m.sentence) if m.source == "broader" else 1
     n_papers = max(1, len(papers))
     df = word_papers(papers)
 
