@@ -300,3 +300,53 @@ def test_a_term_of_its_own_or_a_name_does_not_name_the_concept_its_last_words_sp
     assert not any(g.has_edge(f"s{i}", "Task:language understanding") for i in range(2))
     assert not any(g.has_edge(f"n{i}", "Task:machine translation") for i in range(3))
     assert not g.has_edge("x", "Task:machine translation")
+
+
+def test_a_dataset_name_the_tagger_missed_is_found_by_how_papers_write_it():
+    from kg.concepts import KnownDatasets
+
+    none = KnownDatasets.none()  # no list: the corpus's own writing finds them
+    papers, exs, r = concepts(
+        ("a", "Our model reaches 79.9 F1 on the DROP dataset.", []),
+        ("b", "We report strong results on DROP and beat prior work.", []),
+        ("c", "We present JuICe, a corpus of 1.5 million examples.", [("JuICe", "Method")]),
+        ("d", "We use three datasets: FB15k-237, WN18 and WN18RR.", []),
+        ("e", "We build a new dataset, called WiC, for evaluation.", []),
+        known=none)
+    g = build_graph(papers, exs, r)
+    assert {"DROP", "JuICe", "FB15k-237", "WN18", "WN18RR", "WiC"} <= names(r, "Dataset")
+    assert g.has_edge("b", "Dataset:drop")  # written as data elsewhere: linked where named
+    assert "Method:juice" not in r.entities
+
+
+def test_only_a_name_written_as_a_datasets_is_taken_for_one():
+    from kg.concepts import KnownDatasets
+    from kg.concepts.discover import proposed_names
+
+    texts = ["We collect the English dataset and the news corpus.",  # a language, plain words
+             "BERT, a model trained on a large corpus, helps.",  # a model, not introduced as data
+             "We introduce Social IQa, the first large-scale benchmark.",  # the end of a longer name
+             "Results on the AI2 Reasoning Challenge dataset.",  # the start of one
+             "Two datasets: AI2's Reasoning Challenge and ARC.",
+             "Two datasets: OpenBookQA and WikiHop."]
+    proposed = proposed_names(paper(f"p{i}", t) for i, t in enumerate(texts))
+    assert proposed == {"OpenBookQA", "WikiHop"}
+    # A name the corpus gives a task ("NER", its acronym) stays the task's.
+    _, _, r = concepts(
+        ("a", "Named entity recognition (NER) is hard.", [("Named entity recognition", "Task"), ("NER", "Task")]),
+        ("b", "We label the NER dataset of news.", [("NER", "Task")]),
+        known=KnownDatasets.none())
+    assert not names(r, "Dataset") and "Task:named entity recognition" in r.entities
+
+
+def test_a_known_name_spelled_another_way_is_an_alias_of_its_dataset_not_another_node():
+    from kg.concepts import KnownDatasets
+
+    _, _, r = concepts(
+        ("a", "Results on ACE 2005 improve.", [("ACE 2005", "Dataset")]),
+        ("b", "Our results on ACE 2005 are strong.", [("ACE 2005", "Dataset")]),
+        ("c", "Experiments on ACE-2005 show gains.", []),
+        known=KnownDatasets(frozenset({"ACE-2005"})))
+    assert names(r, "Dataset") == {"ACE 2005"}
+    assert "ACE-2005" in r.entities["Dataset:ace 2005"].aliases
+    assert any(eid == "Dataset:ace 2005" for _, eid in r.linked["c"])

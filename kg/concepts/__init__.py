@@ -23,6 +23,7 @@ def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction],
     from dataclasses import replace
 
     from kg.concepts.broader import link_broader
+    from kg.concepts.discover import proposed_names
     from kg.concepts.known import link_known, shipped
     from kg.concepts.linking import link_names, names_to_link
     from kg.concepts.specificity import rate
@@ -30,7 +31,9 @@ def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction],
 
     known = shipped() if known is None else known
     papers, extractions = list(papers), list(extractions)
-    resolution = merge_data_heads(retype(resolve(papers, extractions), papers, extractions, known=known.names))
+    # The names known beforehand and those the corpus writes as a dataset's are judged alike.
+    names = known.names | proposed_names(papers)
+    resolution = merge_data_heads(retype(resolve(papers, extractions), papers, extractions, known=names))
     papers_of: dict[str, int] = {}
     for ids in resolution.mention_entity.values():
         for eid in set(ids) - {None}:
@@ -40,7 +43,7 @@ def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction],
         have = {eid for _, eid in linked.get(pid, ())}
         linked.setdefault(pid, []).extend((m, eid) for m, eid in pairs if eid not in have)
     resolution = replace(resolution, linked=linked)
-    new, found = link_known(papers, resolution, known.names)
+    new, found = link_known(papers, resolution, names)
     if found:
         for pid, pairs in found.items():
             have = {eid for _, eid in linked.get(pid, ())}

@@ -13,7 +13,7 @@ concept is a Dataset, and every paper writing the name is linked to it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -54,6 +54,7 @@ def link_known(papers, resolution, names: frozenset[str]):
     writes and its mentions do not already resolve to). A name the corpus gives a concept of
     another type stays that concept's ("ConceptNet" the typer kept a Method)."""
     from kg.concepts.linking import LINKED_SCORE, _sentence, first_tokens, occurrences, tokens
+    from kg.concepts.resolve import fold
     from kg.concepts.typer import usage
     from kg.records import Entity, Mention
     from kg.text.normalize import normalize
@@ -68,23 +69,33 @@ def link_known(papers, resolution, names: frozenset[str]):
     written = {form for *_, form in found}
     judged = usage(papers, {f"Dataset:{normalize(f)}": {f} for f in written})
     datasets = {f for f in written if (u := judged.get(f"Dataset:{normalize(f)}")) and u.known_data()}
-    owner: dict[str, str] = {}  # a normalised name -> the entity holding it
+    # A name -> the entity holding it: by its key, else folded ("ACE-2005" is "ACE 2005").
+    owner: dict[str, str] = {}
+    folded: dict[str, str] = {}
     for eid, ent in resolution.entities.items():
         for form in (ent.name, *ent.aliases):
             k = normalize(form)
             if k not in owner or eid.split(":", 1)[1] == k:
                 owner[k] = eid
+            if fold(k) not in folded or eid.split(":", 1)[1] == k:
+                folded[fold(k)] = eid
     new: dict[str, Entity] = {}
     linked: dict[str, list] = {}
     for p, start, end, form in found:
         if form not in datasets:
             continue
         k = normalize(form)
-        eid = owner.get(k, f"Dataset:{k}")
+        eid = owner.get(k) or folded.setdefault(fold(k), f"Dataset:{k}")
         if not eid.startswith("Dataset:"):
             continue
         if eid not in resolution.entities and eid not in new:
             new[eid] = Entity(id=eid, type="Dataset", name=form, aliases=[form])
+        else:
+            # The name as written here is an alias of the entity it folds into ("SimpleQuestions"
+            # of the one a paper spelled "SimpleQuestion"; "Multi30k" beside "Multi30K").
+            ent = new.get(eid) or resolution.entities[eid]
+            if form not in ent.aliases and form != ent.name:
+                new[eid] = replace(ent, aliases=[*ent.aliases, form])
         have = set(resolution.mention_entity.get(p.id, ())) | {e for _, e in linked.get(p.id, ())}
         if eid not in have:
             linked.setdefault(p.id, []).append(

@@ -39,9 +39,14 @@ from kg.text.words import (DATA_CUES_AFTER, DATA_NOUNS, DATA_WORDS, EVALUATED_ON
 
 DATASET, METHOD, TASK = "Dataset", "Method", "Task"
 
-# "X, a new dataset of ...", "X (Y), a large-scale benchmark": a name introduced as data.
-_APPOSITIVE_DATA = re.compile(r"\s*(?:\([^()]{0,40}\)\s*)?,\s*(?:a|an|the|our)\s+(?:[\w\-]+\s+){0,4}?"
-                              r"(?:dataset|corpus|benchmark|treebank|collection|test\s+set)s?\b", re.I)
+# "X, a new dataset of ...", "X (Y), a large-scale benchmark", "X, a bilingual parallel novel-style
+# machine reading comprehension (MRC) dataset", "X, a testbed for ...": a name introduced as data.
+# The words between describe the data; a preposition or a verb among them ("BERT, a model trained
+# on a large corpus") says the noun is not what the name is.
+APPOSITIVE_DATA = re.compile(r"\s*(?:\([^()]{0,40}\)\s*)?,\s*(?:which\s+is\s+)?(?:a|an|the|our)\s+"
+                              r"(?:(?!(?:on|of|for|from|with|by|in|to|over|at|as|using|trained|based|built|that|which)\b)"
+                              r"[\w\-]+\s+|\([^()]{0,20}\)\s+){0,8}?"
+                              r"(?:dataset|corpus|benchmark|treebank|collection|testbed|(?:test|evaluation|data)\s+set)s?\b", re.I)
 _WORD = re.compile(r"[A-Za-z][\w\-]*")
 # The share of a concept's mentions that must be written as a name for it to be a named dataset.
 NAMED_SHARE = 0.5
@@ -143,7 +148,7 @@ def _cues(text: str, m: Mention) -> tuple[bool, bool]:
     prev = before[-1] if before else ""
     model = nxt in MODEL_CUES_AFTER or last in MODEL_CUES_AFTER or prev in MODEL_CUES_BEFORE or rest.startswith("-based")
     data = (nxt in DATA_CUES_AFTER or last in DATA_CUES_AFTER or (prev == "on" and len(before) > 1 and before[-2] in EVALUATED_ON_CUES)
-            or _APPOSITIVE_DATA.match(rest) is not None)
+            or APPOSITIVE_DATA.match(rest) is not None)
     return model, data
 
 
@@ -217,7 +222,7 @@ def place_kind(text: str, start: int, end: int) -> str | None:
     # The word right before the name, with nothing but a space between: "from Wikipedia", not
     # "... from. Wikipedia".
     adjacent = prev if before[-1:].isspace() and before.rstrip().lower().endswith(prev) and prev else ""
-    if _APPOSITIVE_DATA.match(text, end) or adjacent in DATA_NOUNS:
+    if APPOSITIVE_DATA.match(text, end) or adjacent in DATA_NOUNS:
         return "introduced"  # "X, a new dataset of ...", "the cloze-test dataset X"
     if nxt in MODEL_CUES_AFTER or prev in MODEL_CUES_BEFORE:
         return "model"
