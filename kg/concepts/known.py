@@ -69,7 +69,8 @@ def link_known(papers, resolution, names: frozenset[str]):
     written = {form for *_, form in found}
     judged = usage(papers, {f"Dataset:{normalize(f)}": {f} for f in written})
     datasets = {f for f in written if (u := judged.get(f"Dataset:{normalize(f)}")) and u.known_data()}
-    # A name -> the entity holding it: by its key, else folded ("ACE-2005" is "ACE 2005").
+    # A name -> the entity holding it: by its key, else a Dataset by the key folded ("ACE-2005" is
+    # "ACE 2005"; "FollowUp" is not the task "follow-up").
     owner: dict[str, str] = {}
     folded: dict[str, str] = {}
     for eid, ent in resolution.entities.items():
@@ -77,7 +78,7 @@ def link_known(papers, resolution, names: frozenset[str]):
             k = normalize(form)
             if k not in owner or eid.split(":", 1)[1] == k:
                 owner[k] = eid
-            if fold(k) not in folded or eid.split(":", 1)[1] == k:
+            if ent.type == "Dataset" and (fold(k) not in folded or eid.split(":", 1)[1] == k):
                 folded[fold(k)] = eid
     new: dict[str, Entity] = {}
     linked: dict[str, list] = {}

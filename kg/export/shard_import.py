@@ -17,7 +17,7 @@ group-by:
 Memory holds one shard or one bucket at a time. What this route leaves out, against a build:
 the merges ``kg.concepts`` makes with the whole corpus in view (an acronym defined in one paper
 read so in another, long forms spelled two ways, "the X model" as X, the known dataset names of
-kg.concepts.known, a narrower concept's papers linked to the broader one, kg.concepts.broader); the
+kg.concepts.known and those written as a dataset's of kg.concepts.discover, a narrower concept's papers linked to the broader one, kg.concepts.broader); the
 RELATED_TO links and the papers' themes, which need the related-paper ranking of
 kg.analysis.related over the whole graph; and
 the relations between entities (USED_FOR, ...), whose two arguments' keys fall in different
