@@ -36,7 +36,7 @@ _LIST_AFTER = re.compile(rf"\b{_NOUNS}\s*(?::|,?\s+(?:namely|viz\.,?|i\.e\.,?))\
                          rf"((?:{_NAME}\s*,\s*)*{_NAME}(?:\s*,?\s*and\s+{_NAME})?){_END}")
 # "the bAbI, SQuAD, CBT and Who-did-What datasets".
 _LIST_BEFORE = re.compile(rf"\bthe\s+((?:{_NAME}\s*,\s*)+{_NAME}\s*,?\s*and\s+{_NAME})\s+{_NOUNS}\b")
-_ITEM = re.compile(rf"(?:,|\band\b)\s*")
+_ITEM = re.compile(r"(?:,|\band\b)\s*")
 _TOKEN = re.compile(_NAME)
 _APPOSED = re.compile(rf"(?:^|(?<=[\s(]))({_NAME})(?=\s*(?:\([^()]{{0,40}}\)\s*)?,)")
 
