@@ -278,7 +278,7 @@ def test_a_concept_is_not_listed_beside_a_more_specific_one_containing_it():
     # more specific reason; it is listed once, in the first place, as the specific one.
     g = corpus_graph({
         "a": ("One", [("forests", "Method"), ("pruning", "Method")], ["random forests"]),
-        "b": ("Two", [("random forests", "Method"), ("forests", "Method")], []),
+        "b": ("Two", [("forests", "Method"), ("random forests", "Method")], []),  # each written apart
         "c": ("Three", [("forests", "Method"), ("parsing", "Task")], []),
         # unrelated papers, so that both concepts are rare enough to count
         "d": ("Four", [("parsing", "Task"), ("tagging", "Task")], []),
@@ -412,3 +412,21 @@ def test_cli_among_unknown_id_is_one_line_exit_2(facet_build, tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "'no-such-id'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_concept_written_only_inside_a_longer_mention_counts_once():
+    # The concept stage links "m" to "dependency parsing", the words inside its "multilingual
+    # dependency parsing" (kg.concepts.broader); the ranking derives that concept from the longer
+    # phrase itself, so the link must not count it a second time.
+    from kg.concepts import find_concepts
+
+    specs = {f"p{i}": f"We study dependency parsing of treebank {i}." for i in range(4)}
+    specs["m"] = "Multilingual dependency parsing with one model."
+    papers = [paper(pid, text) for pid, text in specs.items()]
+    exs = [extraction(p, ("Multilingual dependency parsing" if p.id == "m" else "dependency parsing", "Task"))
+           for p in papers]
+    g = build_graph(papers, exs, find_concepts(papers, exs))
+    assert g.has_edge("m", "Task:dependency parsing")  # the stage's link, which the graph shows
+    linked = ConceptIndex.from_graph(g, dense=False).vectors["m"]
+    g.remove_edge("m", "Task:dependency parsing")
+    assert ConceptIndex.from_graph(g, dense=False).vectors["m"] == linked

@@ -403,9 +403,7 @@ class ConceptIndex:
                         kinds = type_votes[key] = {}
                     kinds[ctype] = kinds.get(ctype, 0) + vote
 
-            for _, eid, edata in g.out_edges(pid, data=True):
-                if edata.get("type") not in mention_types:
-                    continue
+            for eid, edata in _stated(g, pid, mention_types):
                 ent = g.nodes[eid]
                 if eid not in entity_keys:
                     entity_keys[eid] = _key(ent.get("name") or "", words_of)
@@ -717,6 +715,22 @@ def fuse(cosine, concepts, facet=None):
     if facet is None:
         return (cosine + CONCEPT_WEIGHT * concepts) / (1.0 + CONCEPT_WEIGHT)
     return (cosine + CONCEPT_WEIGHT * concepts + FACET_WEIGHT * facet) / (1.0 + CONCEPT_WEIGHT + FACET_WEIGHT)
+
+
+def _stated(g: nx.DiGraph, pid: str, rels: set[str]) -> list[tuple[str, dict]]:
+    """(entity id, edge data) of the mentions of ``rels`` types paper ``pid`` makes, but for an
+    entity written only inside another mention of the paper: "dependency parsing" inside
+    "multilingual dependency parsing" (kg.concepts.broader), a name inside a longer one. The
+    ranking derives those itself from the longer phrase (``_derive``); read twice, they would
+    count twice."""
+    edges = [(eid, d) for _, eid, d in g.out_edges(pid, data=True) if d.get("type") in rels]
+    spans = [(a, b) for _, d in edges for a, b in zip(d.get("span_starts") or (), d.get("span_ends") or ())]
+
+    def inside(a: int, b: int) -> bool:
+        return any(a2 <= a and b <= b2 and (a2, b2) != (a, b) for a2, b2 in spans)
+
+    return [(eid, d) for eid, d in edges
+            if not d.get("span_starts") or not all(inside(a, b) for a, b in zip(d["span_starts"], d.get("span_ends") or ()))]
 
 
 def _facet_vectors(g: nx.DiGraph, pids: Iterable[str], rel: str):
