@@ -350,3 +350,23 @@ def test_a_known_name_spelled_another_way_is_an_alias_of_its_dataset_not_another
     assert names(r, "Dataset") == {"ACE 2005"}
     assert "ACE-2005" in r.entities["Dataset:ace 2005"].aliases
     assert any(eid == "Dataset:ace 2005" for _, eid in r.linked["c"])
+
+
+def test_a_datasets_year_spellings_and_language_pairs_are_the_dataset():
+    ds = [("a", "We train on WMT’14 data.", "WMT’14"), ("b", "Results on WMT’14 are strong.", "WMT’14"),
+          ("c", "Results on WMT14 English-German improve.", "WMT14 English-German"),
+          ("d", "On the WMT 2014 English-French task we win.", "WMT 2014 English-French"),
+          ("e", "We use WMT 2014 for training.", "WMT 2014"),
+          ("f", "Scores on ACE05 and on WN18.", "ACE05"), ("g", "Results on ACE 2005.", "ACE 2005"),
+          ("h", "Results on ACE 2005 again.", "ACE 2005"),
+          ("i", "Links in WN18 and WN18RR.", "WN18"), ("j", "Links in WN18RR.", "WN18RR"),
+          ("k", "The Chinese Gigaword corpus.", "Chinese Gigaword"), ("l", "The Gigaword corpus.", "Gigaword"),
+          ("m", "The Gigaword corpus again.", "Gigaword")]
+    _, _, r = concepts(*[(pid, text, [(name, "Dataset")]) for pid, text, name in ds])
+    of = {pid: r.mention_entity[pid][0] for pid, _, _ in ds}
+    assert of["a"] == of["c"] == of["d"] == of["e"]  # one WMT 2014, whatever part or spelling
+    assert of["f"] == of["g"]  # ACE05 is ACE 2005
+    assert of["i"] != of["j"]  # WN18 is no year: no paper writes "WN 2018"
+    assert of["k"] != of["l"]  # a language before the name makes another dataset
+    wmt = r.entities[of["a"]]
+    assert {"WMT14 English-German", "WMT 2014"} <= set(wmt.aliases)

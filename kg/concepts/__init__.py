@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kg.concepts.known import KnownDatasets
-from kg.concepts.resolve import Resolution, merge_data_heads, resolve
+from kg.concepts.resolve import Resolution, resolve
 from kg.records import Extraction, Paper
 
 __all__ = ["KnownDatasets", "Resolution", "find_concepts", "resolve"]
@@ -23,6 +23,7 @@ def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction],
     from dataclasses import replace
 
     from kg.concepts.broader import link_broader
+    from kg.concepts.datasets import merge_data_heads, merge_dataset_parts
     from kg.concepts.discover import proposed_names
     from kg.concepts.known import link_known, shipped
     from kg.concepts.linking import link_names, names_to_link
@@ -33,7 +34,8 @@ def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction],
     papers, extractions = list(papers), list(extractions)
     # The names known beforehand and those the corpus writes as a dataset's are judged alike.
     names = known.names | proposed_names(papers)
-    resolution = merge_data_heads(retype(resolve(papers, extractions), papers, extractions, known=names))
+    resolution = retype(resolve(papers, extractions), papers, extractions, known=names)
+    resolution = merge_dataset_parts(merge_data_heads(resolution))
     papers_of: dict[str, int] = {}
     for ids in resolution.mention_entity.values():
         for eid in set(ids) - {None}:

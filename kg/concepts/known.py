@@ -54,7 +54,7 @@ def link_known(papers, resolution, names: frozenset[str]):
     writes and its mentions do not already resolve to). A name the corpus gives a concept of
     another type stays that concept's ("ConceptNet" the typer kept a Method)."""
     from kg.concepts.linking import LINKED_SCORE, _sentence, first_tokens, occurrences, tokens
-    from kg.concepts.resolve import fold
+    from kg.concepts.datasets import full_years, year_key
     from kg.concepts.typer import usage
     from kg.records import Entity, Mention
     from kg.text.normalize import normalize
@@ -70,23 +70,25 @@ def link_known(papers, resolution, names: frozenset[str]):
     judged = usage(papers, {f"Dataset:{normalize(f)}": {f} for f in written})
     datasets = {f for f in written if (u := judged.get(f"Dataset:{normalize(f)}")) and u.known_data()}
     # A name -> the entity holding it: by its key, else a Dataset by the key folded ("ACE-2005" is
-    # "ACE 2005"; "FollowUp" is not the task "follow-up").
+    # "ACE 2005", "WMT14" "WMT 2014": kg.concepts.datasets; "FollowUp" is not the task "follow-up").
     owner: dict[str, str] = {}
     folded: dict[str, str] = {}
+    years = full_years({normalize(f) for ent in resolution.entities.values() for f in (ent.name, *ent.aliases)}
+                       | {normalize(f) for f in written})
     for eid, ent in resolution.entities.items():
         for form in (ent.name, *ent.aliases):
             k = normalize(form)
             if k not in owner or eid.split(":", 1)[1] == k:
                 owner[k] = eid
-            if ent.type == "Dataset" and (fold(k) not in folded or eid.split(":", 1)[1] == k):
-                folded[fold(k)] = eid
+            if ent.type == "Dataset" and (year_key(k, years) not in folded or eid.split(":", 1)[1] == k):
+                folded[year_key(k, years)] = eid
     new: dict[str, Entity] = {}
     linked: dict[str, list] = {}
     for p, start, end, form in found:
         if form not in datasets:
             continue
         k = normalize(form)
-        eid = owner.get(k) or folded.setdefault(fold(k), f"Dataset:{k}")
+        eid = owner.get(k) or folded.setdefault(year_key(k, years), f"Dataset:{k}")
         if not eid.startswith("Dataset:"):
             continue
         if eid not in resolution.entities and eid not in new:

@@ -434,36 +434,3 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
         surface_forms=sum(len(e.aliases) for e in entities.values()),
     )
 
-
-# Heads after a dataset's name that name its data, not another dataset: "the UD treebanks".
-_DATA_OF_HEADS = ("treebank", "treebanks")
-
-
-def merge_data_heads(resolution: Resolution) -> Resolution:
-    """``resolution`` with each Dataset "X Treebank(s)" merged into the Dataset X, once types are
-    decided: "the UD treebanks" and "the Universal Dependency Treebank" are Universal Dependencies.
-    "Penn Treebank", "Stanford Sentiment Treebank" and "Chinese Treebank" stay names of their own,
-    as no dataset is called "Penn", "Stanford Sentiment" or "Chinese" (a language is none)."""
-    papers: Counter[str] = Counter(e for ids in resolution.mention_entity.values() for e in set(ids) if e)
-    into: dict[str, str] = {}
-    for eid, ent in resolution.entities.items():
-        etype, key = eid.split(":", 1)
-        name, _, head = key.rpartition(" ")
-        target = f"Dataset:{name}"
-        # The dataset must be named on its own at least as often as its treebanks ("Penn" alone, a
-        # stray mention in one paper, is no dataset that the Penn Treebank belongs to).
-        if etype == "Dataset" and name and head in _DATA_OF_HEADS and target in resolution.entities \
-                and papers[target] >= max(2, papers[eid]):
-            into[eid] = target
-    if not into:
-        return resolution
-    entities = dict(resolution.entities)
-    for eid, target in into.items():
-        ent, kept = entities.pop(eid), entities[target]
-        entities[target] = Entity(id=target, type=kept.type, name=kept.name,
-                                  aliases=sorted({*kept.aliases, *ent.aliases}), level=kept.level,
-                                  specificity=kept.specificity)
-    mention_entity = {pid: [into.get(e, e) if e is not None else None for e in ids]
-                      for pid, ids in resolution.mention_entity.items()}
-    return Resolution(entities=entities, mention_entity=mention_entity, mentions=resolution.mentions,
-                      surface_forms=resolution.surface_forms, linked=resolution.linked)
