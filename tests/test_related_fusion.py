@@ -297,3 +297,24 @@ def test_the_docs_and_the_help_state_the_floor_in_force():
     docs = (Path(__file__).resolve().parent.parent / "docs" / "related.md").read_text(encoding="utf-8")
     assert f"WORDING_COSINE_MIN = {WORDING_COSINE_MIN}" in docs
     assert f"at least {WORDING_COSINE_MIN}" in " ".join(related_command.__doc__.split())
+
+
+def test_a_word_that_names_no_concept_is_no_reason():
+    # "a" and "c" share only the word "sentences", which heads their phrases but names none of the
+    # concept stage's nodes: the ranking counts it, the reasons do not show it.
+    specs = {"a": [("noisy input sentences", "Method")], "c": [("long source sentences", "Task")],
+             "d": [("galaxy survey", "Dataset")], "e": [("galaxy survey", "Dataset")], "f": [("protein folding", "Task")]}
+    vecs = {"a": unit(1, 0.1), "c": unit(1, 0.12), "d": unit(0, 0, 1), "e": unit(0, 0, 1, 0.1), "f": unit(0, 0, 0, 1)}
+    papers, exs = [], []
+    for pid, ents in specs.items():
+        p = paper(pid, ". ".join(s for s, _ in ents) + ".")
+        papers.append(p)
+        exs.append(dataclasses.replace(extraction(p, *ents), embedding=to_bytes(vecs[pid])))
+    g = build_graph(papers, exs, resolve(papers, exs))
+    index = ConceptIndex.from_graph(g)
+    assert index.concept_score("a", "c") > 0  # the word adds to the score ...
+    row = next(r for r in related(g, "a", k=3) if r.id == "c")
+    assert row.shared == () and row.note == NOTE_WORDING  # ... but is not shown as a reason
+    # Ranked by concepts alone (no vectors), the shared words are the reasons.
+    bare = ConceptIndex.from_graph(g, dense=False)
+    assert [s.name for s in bare.related("a", k=3)[0].shared] == ["sentences"]

@@ -43,8 +43,9 @@ kg.graph.vectors). When every paper of the graph has one, the ranking is
 
 over every other paper, ``score`` being the concept score above (0 for a pair sharing no specific
 concept): dense similarity finds the papers on the same subject however they word it, the
-concepts add what they name in common and explain it. A neighbour sharing no specific concept
-lists no reasons and is noted NOTE_WORDING, and is listed only when the cosine is at least
+concepts add what they name in common and explain it. A neighbour sharing no specific concept,
+or none but single words naming no node of the graph ("sentences", derived from "long source
+sentences": ``unnamed``), lists no reasons and is noted NOTE_WORDING, and is listed only when the cosine is at least
 WORDING_COSINE_MIN (so a paper may have fewer than k neighbours; ``rank_among`` keeps them all). A graph some of whose papers have no vector
 (extracted with --no-keybert, or added to a build made before vectors were kept) is ranked by
 concepts alone, every paper alike. docs/related.md has the benchmark.
@@ -328,6 +329,11 @@ class ConceptIndex:
     # Concepts the concept stage rates generic ("training", "neural networks"): they add to a score
     # but are never shown as a reason, nor can they explain a link alone.
     generic: frozenset[str] = frozenset()
+    # Single words that name none of the concept stage's concepts ("datasets", "neural",
+    # "sentences", "English"), which the ranking derives from phrases: they add to a score and may
+    # let a link exist, but with vectors are not shown as reasons; a neighbour with nothing else
+    # to show is noted NOTE_WORDING, which is what such a link rests on.
+    unnamed: frozenset[str] = frozenset()
     # The abstracts' unit vectors (kg.graph.vectors), one for every paper, or None: then the
     # ranking is the concept score alone (module doc, "Fusion").
     dense: PaperVectors | None = field(default=None, repr=False, compare=False)
@@ -461,12 +467,13 @@ class ConceptIndex:
                 postings[c].append(pid)
         limit = max(n * BROAD_SHARE, BROAD_MIN)
         generic = frozenset(same.get(c, c) for c in generic) & df.keys()
+        unnamed = frozenset(c for c in df if c not in entities and len(names[c].split()) == 1)
         broad = frozenset(c for c in df if df[c] > limit) | generic
         found = vectors_of_graph(g) if dense else None
         found = found.subset(vectors) if found is not None else None
         if found is not None and len(found) != len(vectors):
             found = None  # some papers have none (an old build added to): concepts alone, for every paper
-        index = cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, found)
+        index = cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, unnamed, found)
         if facet and found is not None:
             if FACET_WEIGHTS[by.strip().lower()] is None:  # type: ignore[union-attr]
                 index.ranking = cls.from_graph(g, None, dense)
@@ -674,8 +681,11 @@ class ConceptIndex:
         order = sorted([(-round(v, 9), -len(c), c) for c, v in contrib.items()])
         shown: list[str] = []
         padded: list[str] = []
+        # With the abstracts' vectors, a link resting only on words naming no concept is shown as
+        # "similar wording" (``unnamed``); ranked by concepts alone, those words are its reasons.
+        hidden = self.unnamed if self.dense is not None else frozenset()
         for _, _, c in order:
-            if c in self.generic:
+            if c in self.generic or c in hidden:
                 continue
             pc = f" {c} "
             if any(pc in s for s in padded):
@@ -690,13 +700,14 @@ class ConceptIndex:
             padded.append(pc)
             if len(shown) == limit:
                 break
-        if not self.explains(shown):  # the concept that lets the link exist is always shown
-            best = next((c for _, _, c in order if c not in self.broad), None)
-            if best is not None:
-                if len(shown) == limit:
-                    shown[-1] = best
-                else:
-                    shown.append(best)
+        if not self.explains(shown):  # the concept that lets the link exist is always shown ...
+            best = next((c for _, _, c in order if c not in self.broad and c not in hidden), None)
+            if best is None:
+                return ()  # ... unless it is a hidden word: broad concepts alone explain no link
+            if len(shown) == limit:
+                shown[-1] = best
+            else:
+                shown.append(best)
         return tuple(self._shared(c) for c in shown)
 
     def _shared(self, c: str) -> SharedConcept:
