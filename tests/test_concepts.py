@@ -370,3 +370,8 @@ def test_a_datasets_year_spellings_and_language_pairs_are_the_dataset():
     assert of["k"] != of["l"]  # a language before the name makes another dataset
     wmt = r.entities[of["a"]]
     assert {"WMT14 English-German", "WMT 2014"} <= set(wmt.aliases)
+
+
+def test_a_fields_name_with_its_acronym_in_brackets_is_still_generic():
+    assert is_generic_name("natural language processing (NLP) tasks".lower())
+    assert not is_generic_name("policy mirror descent (pmd)")

@@ -51,7 +51,9 @@ def generic_word(word: str) -> bool:
 
 
 def is_generic_name(key: str) -> bool:
-    """A field's name, or words of general scientific writing only."""
+    """A field's name, or words of general scientific writing only; an acronym in brackets says
+    nothing more ("natural language processing (NLP) tasks")."""
+    key = re.sub(r"\s*\([^()]*\)", "", key)
     words = content_words(key)
     # A field's name with generic words after it ("NLP systems", "NLP applications") names the field.
     while words and " ".join(words) not in FIELD_NAMES and generic_word(words[-1]):
