@@ -254,7 +254,9 @@ def test_a_phrase_and_the_phrase_without_its_generic_tail_are_one_concept():
         "b": ("Two", [("machine translation system", "Method")], ["machine translation"]),
     })
     (row,) = related(g, "a", k=5)
-    assert [s.name for s in row.shared if "machine translation" in s.name.lower()] == ["machine translation systems"]
+    # One reason, shown by the name of the graph's node, as the concept stage chose it.
+    (node,) = [d["name"] for _, d in g.nodes(data=True) if d.get("label") == "Method"]
+    assert [s.name for s in row.shared if "machine translation" in s.name.lower()] == [node]
 
 
 def test_an_entity_written_several_ways_is_one_shared_concept():
@@ -430,3 +432,23 @@ def test_a_concept_written_only_inside_a_longer_mention_counts_once():
     linked = ConceptIndex.from_graph(g, dense=False).vectors["m"]
     g.remove_edge("m", "Task:dependency parsing")
     assert ConceptIndex.from_graph(g, dense=False).vectors["m"] == linked
+
+
+def test_a_reason_is_shown_by_the_name_and_type_of_its_node():
+    # Key phrases spell BERT out in lower case more often than the papers write "BERT"; the reason
+    # is still the node's name, as the concept stage chose it.
+    long_form = "bidirectional encoder representations from transformers"
+    texts = {"a": "Bidirectional Encoder Representations from Transformers (BERT) for tagging.",
+             "b": "We probe BERT on parsing.", "c": "We distil BERT for search.", "d": "Galaxy surveys.",
+             "e": "Encoders for search engines."}
+    papers = [paper(pid, t) for pid, t in texts.items()]
+    exs = [extraction(papers[0], ("Bidirectional Encoder Representations from Transformers", "Method"), ("BERT", "Method"),
+                      key_concepts=[(long_form, 0.5)]),
+           extraction(papers[1], ("BERT", "Method"), key_concepts=[(long_form, 0.5)]),
+           extraction(papers[2], ("BERT", "Method"), key_concepts=[(long_form, 0.5)]),
+           extraction(papers[3], ("Galaxy surveys", "Dataset")),
+           extraction(papers[4], ("search engines", "Task"), key_concepts=[(long_form, 0.5)])]
+    g = build_graph(papers, exs, resolve(papers, exs))
+    row = next(r for r in related(g, "b", k=5) if r.id == "c")
+    assert (row.shared[0].name, row.shared[0].type) == ("BERT", "Method")
+    assert long_form not in [s.name.lower() for s in row.shared]

@@ -446,8 +446,13 @@ class ConceptIndex:
         # Only a concept of two papers or more is ever shared, so only those are described: in a
         # large corpus they are about one in eight (100k papers: 112k of 917k).
         df = Counter({c: k for c, k in df.items() if k > 1})
-        names = {c: _display_name(name_votes.get(c, {})) or c for c in df}
-        types = {c: max(type_votes[c], key=type_votes[c].get) for c in df}  # the first of the most voted
+        # A concept of the concept stage is shown by the name and type the stage gave it ("BERT",
+        # not the long form key phrases spell out); another by its commonest form and the type
+        # most of its phrases have (the first of the most voted).
+        names = {c: (g.nodes[entities[c]].get("name") if c in entities else None)
+                 or _display_name(name_votes.get(c, {})) or c for c in df}
+        types = {c: (g.nodes[entities[c]].get("type") if c in entities else None)
+                 or max(type_votes[c], key=type_votes[c].get) for c in df}
         entities = {c: e for c, e in entities.items() if c in df}
         name_votes.clear()
         type_votes.clear()
