@@ -45,8 +45,9 @@ over every other paper, ``score`` being the concept score above (0 for a pair sh
 concept): dense similarity finds the papers on the same subject however they word it, the
 concepts add what they name in common and explain it. A neighbour sharing no specific concept,
 or none but single words naming no node of the graph ("sentences", derived from "long source
-sentences": ``unnamed``), lists no reasons and is noted NOTE_WORDING, and is listed only when the cosine is at least
-WORDING_COSINE_MIN (so a paper may have fewer than k neighbours; ``rank_among`` keeps them all). A graph some of whose papers have no vector
+sentences": ``unnamed``), lists no reasons and is noted NOTE_WORDING, and is listed only when
+the cosine is at least WORDING_COSINE_MIN (so a paper may have fewer than k neighbours;
+``rank_among`` keeps them all). A graph some of whose papers have no vector
 (extracted with --no-keybert, or added to a build made before vectors were kept) is ranked by
 concepts alone, every paper alike. docs/related.md has the benchmark.
 """
