@@ -39,7 +39,6 @@ Prints one JSON object. The sentence vectors are cached in CACHE/minilm_sentence
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import math
 import time
@@ -47,13 +46,12 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from _common import ROOT, report
-from related_real import (REAL, dense_embeddings, halves_of, kg_graph, load_csfcube, ndcg_of_variants,
+from _common import report
+from related_real import (dense_embeddings, facet_parser, facet_pools_and_graph, ndcg_of_variants,
                           phrase_embedders, text_of)
 
 from kg import schema  # noqa: E402
 from kg.analysis import related as rel  # noqa: E402
-from kg.builds.pipeline import BuildOptions  # noqa: E402
 
 WEIGHTS = (0.3, 0.75, 1.5)
 
@@ -82,25 +80,13 @@ def unit(v: np.ndarray) -> np.ndarray:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--csfcube", type=Path, default=REAL / "csfcube")
-    ap.add_argument("--cache", type=Path, default=ROOT / ".kg-cache")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--at", type=int, default=20)
-    ap.add_argument("--limit", type=int, default=0, metavar="N", help="the first N pools and their papers (CI)")
-    args = ap.parse_args()
-    pools, alias, papers = load_csfcube(args)
-    pools = {key: grades for key, grades in pools.items() if key[1] == "method"}
-    half = halves_of(pools)
-    opts = BuildOptions(cache_dir=args.cache, workers=args.workers, progress=False, views=False, related_k=0)
+    args = facet_parser(__doc__.split("\n")[0]).parse_args()
     t0 = time.perf_counter()
-    g, timings = kg_graph(papers, "csfcube", args.csfcube / "papers.jsonl", opts)
+    pools, alias, half, papers, g, timings, ids = facet_pools_and_graph(args, "method")
     index = rel.ConceptIndex.from_graph(g, "method")
     if index.dense is None:
         raise SystemExit("bench: the graph has no vectors")
     timings["graph_and_index"] = round(time.perf_counter() - t0, 1)
-    ids = {alias.get(q, q) for q, _ in pools} | {alias.get(c, c) for p in pools.values() for c in p}
-    ids = sorted(ids)
 
     # The sentences of each paper: those holding its method mentions, and those holding any mention.
     rel_method = schema.MENTION_REL["Method"]

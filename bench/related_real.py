@@ -308,6 +308,28 @@ def halves_of(pools) -> dict[tuple[str, str], str]:
     return half
 
 
+def facet_parser(description: str) -> argparse.ArgumentParser:
+    """The options the one-facet CSFCube benchmarks share (related_method_facet.py, related_task_facet.py)."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--csfcube", type=Path, default=REAL / "csfcube")
+    ap.add_argument("--cache", type=Path, default=ROOT / ".kg-cache")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--at", type=int, default=20)
+    ap.add_argument("--limit", type=int, default=0, metavar="N", help="the first N pools and their papers (CI)")
+    return ap
+
+
+def facet_pools_and_graph(args, facet: str):
+    """(pools of ``facet``, id aliases, halves, the CSFCube papers, their graph, its timings, the
+    ids of the papers the pools rank, sorted), as a one-facet benchmark starts."""
+    pools, alias, papers = load_csfcube(args)
+    pools = {key: grades for key, grades in pools.items() if key[1] == facet}
+    opts = BuildOptions(cache_dir=args.cache, workers=args.workers, progress=False, views=False, related_k=0)
+    g, timings = kg_graph(papers, "csfcube", args.csfcube / "papers.jsonl", opts)
+    ids = sorted({alias.get(q, q) for q, _ in pools} | {alias.get(c, c) for p in pools.values() for c in p})
+    return pools, alias, halves_of(pools), papers, g, timings, ids
+
+
 def csfcube(args, opts: BuildOptions) -> dict:
     pools, alias, papers = load_csfcube(args)
     needed = {alias.get(q, q) for q, _ in pools} | {alias.get(c, c) for p in pools.values() for c in p}

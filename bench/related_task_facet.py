@@ -29,19 +29,16 @@ Prints one JSON object.
 """
 from __future__ import annotations
 
-import argparse
 import time
 from collections import defaultdict
-from pathlib import Path
 
 import numpy as np
-from _common import ROOT, report
-from related_real import REAL, dense_embeddings, facet_vectors, halves_of, kg_graph, load_csfcube, \
-    ndcg_of_variants, phrase_embedders, text_of
+from _common import report
+from related_real import (dense_embeddings, facet_parser, facet_pools_and_graph, facet_vectors, ndcg_of_variants,
+                          phrase_embedders, text_of)
 
 from kg import schema  # noqa: E402
 from kg.analysis import related as rel  # noqa: E402
-from kg.builds.pipeline import BuildOptions  # noqa: E402
 
 CONCEPT_WEIGHTS = (0.0, 0.25, 0.5)
 FACET_WEIGHTS = (0.0, 0.15, 0.3, 0.75)
@@ -49,26 +46,16 @@ SHARES = (0.01, 0.02, 0.05)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--csfcube", type=Path, default=REAL / "csfcube")
-    ap.add_argument("--cache", type=Path, default=ROOT / ".kg-cache")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--at", type=int, default=20)
+    ap = facet_parser(__doc__.split("\n")[0])
     ap.add_argument("--no-dense", action="store_true", help="skip the dense MiniLM baseline")
-    ap.add_argument("--limit", type=int, default=0, metavar="N", help="the first N pools and their papers (CI)")
     args = ap.parse_args()
-    pools, alias, papers = load_csfcube(args)
-    pools = {key: grades for key, grades in pools.items() if key[1] == "background"}
-    half = halves_of(pools)
-    opts = BuildOptions(cache_dir=args.cache, workers=args.workers, progress=False, views=False, related_k=0)
     t0 = time.perf_counter()
-    g, timings = kg_graph(papers, "csfcube", args.csfcube / "papers.jsonl", opts)
+    pools, alias, half, papers, g, timings, ids = facet_pools_and_graph(args, "background")
     task = rel.ConceptIndex.from_graph(g, "task")
     whole = rel.ConceptIndex.from_graph(g)
     if task.dense is None:
         raise SystemExit("bench: the graph has no vectors")
     timings["graph_and_index"] = round(time.perf_counter() - t0, 1)
-    ids = sorted({alias.get(q, q) for q, _ in pools} | {alias.get(c, c) for p in pools.values() for c in p})
     sent = facet_vectors(g, "task", phrase_embedders()["static"], sentences=True)
     # The task facet vectors (kg ships none for the task facet: FACET_WEIGHTS["task"] is None).
     fv = rel._facet_vectors(g, task.dense.ids, schema.MENTION_REL["Task"])
