@@ -42,12 +42,11 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 from _common import report
-from related_real import (dense_embeddings, facet_parser, facet_pools_and_graph, ndcg_of_variants,
+from related_real import (chosen_by_half, dense_embeddings, facet_parser, facet_pools_and_graph, ndcg_of_variants,
                           phrase_embedders, text_of)
 
 from kg import schema  # noqa: E402
@@ -173,13 +172,8 @@ def main() -> None:
         return out
 
     per, pool_scores = ndcg_of_variants(pools, alias, half, variants, args.at)
-    ndcgs = {m: {h: round(100 * sum(v) / len(v), 1) for h, v in sorted(hs.items())} for m, hs in per.items()}
     # Each variant's setting chosen on half A, judged on half B.
-    families = defaultdict(list)
-    for m in ndcgs:
-        families[m.rsplit("_", 1)[0] if m[-1].isdigit() else m].append(m)
-    chosen = {f: max(ms, key=lambda m: ndcgs[m].get("A", 0.0)) for f, ms in families.items()}
-    chosen_b = {f: max(ms, key=lambda m: ndcgs[m].get("B", 0.0)) for f, ms in families.items()}
+    ndcgs, chosen, chosen_b = chosen_by_half(per)
     b_pools = [q for q, _ in pools if half[(q, "method")] == "B"]
     wins = {f: sum(pool_scores[m][q] > pool_scores["dense_minilm"][q] for q in b_pools) for f, m in chosen.items()}
     report({

@@ -275,6 +275,19 @@ def ndcg_of_variants(pools: dict, alias: dict[str, str], half: dict, variants, a
     return per, pool_scores
 
 
+def chosen_by_half(per: dict) -> tuple[dict, dict[str, str], dict[str, str]]:
+    """From ``ndcg_of_variants``' ``per``: each variant's NDCG@k (x 100) by half, and per family
+    of variants ("phrases" for "phrases_0.3", "phrases_0.75") the setting chosen on half A and the
+    one chosen on half B."""
+    ndcgs = {m: {h: round(100 * sum(v) / len(v), 1) for h, v in sorted(hs.items())} for m, hs in per.items()}
+    families = defaultdict(list)
+    for m in ndcgs:
+        families[m.rsplit("_", 1)[0] if m[-1].isdigit() else m].append(m)
+    on_a = {f: max(ms, key=lambda m: ndcgs[m].get("A", 0.0)) for f, ms in families.items()}
+    on_b = {f: max(ms, key=lambda m: ndcgs[m].get("B", 0.0)) for f, ms in families.items()}
+    return ndcgs, on_a, on_b
+
+
 def load_csfcube(args) -> tuple[dict, dict[str, str], list[Paper]]:
     """CSFCube's development pools (the first ``args.limit``), the id each paper is read under
     (a repeated abstract is merged into its first paper) and the papers to build."""

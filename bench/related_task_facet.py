@@ -30,11 +30,9 @@ Prints one JSON object.
 from __future__ import annotations
 
 import time
-from collections import defaultdict
 
-import numpy as np
 from _common import report
-from related_real import (dense_embeddings, facet_parser, facet_pools_and_graph, facet_vectors, ndcg_of_variants,
+from related_real import (chosen_by_half, dense_embeddings, facet_parser, facet_pools_and_graph, facet_vectors, ndcg_of_variants,
                           phrase_embedders, text_of)
 
 from kg import schema  # noqa: E402
@@ -89,12 +87,7 @@ def main() -> None:
         return out
 
     per, pool_scores = ndcg_of_variants(pools, alias, half, variants, args.at)
-    ndcgs = {m: {h: round(100 * float(np.mean(v)), 1) for h, v in sorted(hs.items())} for m, hs in per.items()}
-    families = defaultdict(list)
-    for m in ndcgs:
-        families[m.rsplit("_", 1)[0] if m[-1].isdigit() else m].append(m)
-    chosen = {f: max(ms, key=lambda m: ndcgs[m].get("A", 0.0)) for f, ms in families.items()}
-    chosen_b = {f: max(ms, key=lambda m: ndcgs[m].get("B", 0.0)) for f, ms in families.items()}
+    ndcgs, chosen, chosen_b = chosen_by_half(per)
     b_pools = [q for q, _ in pools if half[(q, "background")] == "B"]
     vs = {f: sum(pool_scores[m][q] >= pool_scores["no_facet"][q] for q in b_pools) for f, m in chosen.items()}
     report({
