@@ -68,12 +68,7 @@ def main() -> None:
         bins.append({"cosine": f"{lo:.2f}-{hi:.2f}", "wording_only": rate(inside & ~linked),
                      "sharing_a_concept": rate(inside & linked)})
     # The wording-only neighbours kg lists today (no floor): each paper's top k by the fused score.
-    rel_floor, rel.WORDING_COSINE_MIN = getattr(rel, "WORDING_COSINE_MIN", None), -2.0
-    try:
-        rows = index.related_all(args.k)
-    finally:
-        if rel_floor is not None:
-            rel.WORDING_COSINE_MIN = rel_floor
+    rows = rel.ConceptIndex.from_graph(g, weights=rel.Weights(floor=-2.0)).related_all(args.k)
     at = {p: i for i, p in enumerate(ids)}
     listed = [(at[p], at[r.id], bool(r.shared)) for p, rs in rows.items() for r in rs]
     lc = np.array([cos[i, j] for i, j, _ in listed])

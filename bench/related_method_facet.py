@@ -51,6 +51,7 @@ from related_real import (chosen_by_half, dense_embeddings, facet_parser, facet_
 
 from kg import schema  # noqa: E402
 from kg.analysis import related as rel  # noqa: E402
+from kg.analysis.related import phrases as rel_phrases  # noqa: E402
 
 WEIGHTS = (0.3, 0.75, 1.5)
 
@@ -127,11 +128,11 @@ def main() -> None:
     # The method sentences' static vectors, and facet vectors with the method key phrases added.
     ssv = dict(zip(joined, static(list(joined.values())))) if joined else {}
     method_keys = set(index.names)  # the concepts the method index counts
-    words_of = rel._memo_words()
+    words_of = rel_phrases.memo_reader()
     kp: dict[str, list[str]] = {}
     for p in ids:
         own = [s for _, _, d in g.out_edges(p, data=True) if d.get("type") == rel_method for s in d.get("surface") or ()]
-        keys = [k for k in g.nodes[p].get("key_concepts") or () if rel._key(k, words_of) in method_keys]
+        keys = [k for k in g.nodes[p].get("key_concepts") or () if rel_phrases.concept_key(k, words_of) in method_keys]
         kp[p] = sorted(set(own) | set(keys))
     extra = sorted({s for ss in kp.values() for s in ss} - set(pv))
     pv.update(zip(extra, static(extra)) if extra else ())

@@ -11,7 +11,7 @@ concept (what ranking with no facet uses), ``task`` the task concepts' score (``
 ``phrases`` the cosine of the task facet vectors (mean static phrase vectors of the task mentions):
 
 * ``shipped``: what ``kg related --by task`` ranks by (``ConceptIndex.score`` with ``by="task"``;
-  FACET_WEIGHTS["task"] None: as no facet); ``weights_c0.5_f0.75`` is what it ranked by before,
+  "task" is not in RANKED_BY_FACET: as no facet); ``weights_c0.5_f0.75`` is what it ranked by before,
   the method facet's terms;
 * ``no_facet``: (cos + 0.5 all) / 1.5, the ranking with no facet;
 * ``weights_c{c}_f{f}``: (cos + c task + f phrases) / (1 + c + f), a weight per facet;
@@ -37,6 +37,7 @@ from related_real import (chosen_by_half, dense_embeddings, facet_parser, facet_
 
 from kg import schema  # noqa: E402
 from kg.analysis import related as rel  # noqa: E402
+from kg.analysis.related import facets as rel_facets  # noqa: E402
 
 CONCEPT_WEIGHTS = (0.0, 0.25, 0.5)
 FACET_WEIGHTS = (0.0, 0.15, 0.3, 0.75)
@@ -49,14 +50,16 @@ def main() -> None:
     args = ap.parse_args()
     t0 = time.perf_counter()
     pools, alias, half, papers, g, timings, ids = facet_pools_and_graph(args, "background")
-    task = rel.ConceptIndex.from_graph(g, "task")
+    # The task facet read as the method facet is (its concepts, its facet vectors), and as kg ranks it.
+    task = rel.ConceptIndex.from_graph(g, "task", own_terms=True)
+    shipped = rel.ConceptIndex.from_graph(g, "task")
     whole = rel.ConceptIndex.from_graph(g)
     if task.dense is None:
         raise SystemExit("bench: the graph has no vectors")
     timings["graph_and_index"] = round(time.perf_counter() - t0, 1)
     sent = facet_vectors(g, "task", phrase_embedders()["static"], sentences=True)
-    # The task facet vectors (kg ships none for the task facet: FACET_WEIGHTS["task"] is None).
-    fv = rel._facet_vectors(g, task.dense.ids, schema.MENTION_REL["Task"])
+    # The task facet vectors (kg ranks --by task as no facet: "task" is not in RANKED_BY_FACET).
+    fv = rel_facets.facet_vectors(g, task.dense.ids, schema.MENTION_REL["Task"])
     row = task.dense.row_of()
     n = len(task.vectors)
     dense = None
@@ -70,7 +73,7 @@ def main() -> None:
         cos, allc, tc = whole.cosine(q, c), whole.concept_score(q, c), task.concept_score(q, c)
         phr = float(fv[row[q]] @ fv[row[c]])
         s = float(sent[q] @ sent[c]) if q in sent and c in sent else 0.0
-        out = {"shipped": task.score(q, c), "no_facet": whole.score(q, c), "vectors": cos}
+        out = {"shipped": shipped.score(q, c), "no_facet": whole.score(q, c), "vectors": cos}
         if dense is not None:
             out["dense_minilm"] = float(dense[q] @ dense[c])
         for a in CONCEPT_WEIGHTS:

@@ -338,7 +338,7 @@ def test_related_reads_stored_links_only_from_its_own_ranking_version(seed_build
     import shutil
 
     from kg.builds import Build
-    from kg.analysis.related import _stored_related as _stored
+    from kg.analysis.related.stored import _stored_related as _stored
 
     copy = tmp_path / "build"
     shutil.copytree(seed_build, copy)

@@ -6,9 +6,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from kg.analysis import related as related_module
-from kg.analysis.related import (CONCEPT_WEIGHT, NOTE_WORDING, WORDING_COSINE_MIN, ConceptIndex, add_related_edges, fuse,
-                                 rank_among, related, related_all)
+from kg.analysis.related import (CONCEPT_WEIGHT, NOTE_WORDING, WORDING_COSINE_MIN, ConceptIndex, Weights,
+                                 add_related_edges, fuse, rank_among, related, related_all)
 from kg.builds.cache import ExtractionCache
 from kg.store.shards import read_records, write_shards
 from kg.concepts.resolve import resolve
@@ -137,13 +136,14 @@ def test_a_wording_only_neighbour_below_the_cosine_floor_is_left_out_but_a_conce
     assert _links(g, "a") == {"b", "c"} and _links(g, "f") == set()
 
 
-def test_the_floor_is_the_one_constant_for_one_paper_and_for_all(monkeypatch):
+def test_the_floor_is_the_one_setting_for_one_paper_and_for_all():
     g, _, _ = corpus(VECTORS)
     cos_c = ConceptIndex.from_graph(g).cosine("a", "c")
-    monkeypatch.setattr(related_module, "WORDING_COSINE_MIN", cos_c + 1e-3)  # c just below: left out
-    assert [r.id for r in related(g, "a", k=5)] == ["b"] == [r.id for r in related_all(g, k=5)["a"]]
-    monkeypatch.setattr(related_module, "WORDING_COSINE_MIN", -1.0)  # no floor: every paper is a neighbour
-    assert len(related(g, "a", k=5)) == 5 and len(related_all(g, k=5)["a"]) == 5
+    above = ConceptIndex.from_graph(g, weights=Weights(floor=cos_c + 1e-3))  # c just below: left out
+    assert [r.id for r in above.related("a", k=5)] == ["b"] == [r.id for r in above.related_all(k=5)["a"]]
+    none = ConceptIndex.from_graph(g, weights=Weights(floor=-1.0))  # no floor: every paper is a neighbour
+    assert len(none.related("a", k=5)) == 5 and len(none.related_all(k=5)["a"]) == 5
+    assert Weights().floor == WORDING_COSINE_MIN  # the default is the calibrated floor
 
 
 def test_rank_among_lists_every_paper_whatever_its_cosine():
@@ -229,14 +229,14 @@ def test_a_facet_ranking_adds_the_facet_vectors_cosine():
 
 
 def test_the_task_facet_ranks_as_no_facet_and_gives_the_task_reasons():
-    # FACET_WEIGHTS["task"] is None: with vectors, --by task keeps the unfaceted scores and order
+    # "task" is not in RANKED_BY_FACET: with vectors, --by task keeps the unfaceted scores and order
     # (chosen on CSFCube's background pools, docs/related.md) and shows only task concepts as reasons.
-    from kg.analysis.related import FACET_WEIGHTS, NOTE_NOTHING
+    from kg.analysis.related import NOTE_NOTHING, RANKED_BY_FACET
 
-    assert FACET_WEIGHTS["task"] is None and FACET_WEIGHTS["method"] is not None
+    assert "task" not in RANKED_BY_FACET and "method" in RANKED_BY_FACET
     g, _, _ = corpus(VECTORS, c_task="robot control")
     index = ConceptIndex.from_graph(g, by="task")
-    assert index.ranking is not None and index.facet_vectors is None
+    assert index.reasons is not None and index.facet_vectors is None
     whole = ConceptIndex.from_graph(g)
     for pid in VECTORS:
         faceted, plain = related(g, pid, k=5, by="task"), related(g, pid, k=5)
@@ -254,9 +254,9 @@ def test_the_task_facet_ranks_as_no_facet_and_gives_the_task_reasons():
     assert [(r.id, r.score) for r in among] == [(r.id, r.score) for r in rank_among(g, "a", ["b", "c", "d", "f"])]
     assert {r.id: r.note for r in among}["d"] in (NOTE_WORDING, NOTE_NOTHING)
     # The method facet still ranks by its own terms; without vectors the task facet ranks by its concepts.
-    assert ConceptIndex.from_graph(g, by="method").ranking is None
+    assert ConceptIndex.from_graph(g, by="method").reasons is None
     plain_task = ConceptIndex.from_graph(g, by="task", dense=False)
-    assert plain_task.ranking is None and [r.id for r in plain_task.related("a")] == ["c"]
+    assert plain_task.reasons is None and [r.id for r in plain_task.related("a")] == ["c"]
 
 
 def _vector_extract(corpus, options):

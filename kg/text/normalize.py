@@ -2,7 +2,7 @@
 
 Case, Unicode form, white space, hyphen spacing, a leading determiner, a plural last word and a
 trailing "(LF)" do not make another name. Entity resolution (kg/concepts/) keys entities by
-``normalize``; related papers (kg/analysis/related.py) fold words by ``singular``.
+``normalize``; related papers (kg/analysis/related/phrases.py) fold words by ``singular``.
 """
 from __future__ import annotations
 

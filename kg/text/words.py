@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 # A leading determiner or possessive: dropped from entity keys (kg/concepts/), from concept
-# phrases (kg/analysis/related.py) and, as the bench protocol says, from texts being scored (kg/evaluate.py).
+# phrases (kg/analysis/related/phrases.py) and, as the bench protocol says, from texts being scored (kg/evaluate.py).
 DETERMINERS: tuple[str, ...] = ("a", "an", "the", "this", "these", "that", "those", "our", "its", "their")
 
 # Short function words inside names: they give an acronym no letter ("Reinforcement Learning from
@@ -33,7 +33,7 @@ NOT_A_MENTION = frozenset("""
     study studies analysis paper way ways one ones they it them we
 """.split())
 
-# Words that name no concept on their own in related papers (kg/analysis/related.py): generic scientific
+# Words that name no concept on their own in related papers (kg/analysis/related/phrases.py): generic scientific
 # nouns and adjectives. They are still part of longer concepts ("language model").
 NO_CONCEPT_ALONE = frozenset(
     """

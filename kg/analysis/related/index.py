@@ -1,4 +1,4 @@
-"""Related papers: rank papers by the informative concepts they share.
+"""The concept index: every paper's concepts, and the ranking of papers by those they share.
 
 A paper's *concepts* come from the graph alone: the entities it mentions
 (Method, Task, Dataset, Metric) and the KeyBERT key phrases stored on its
@@ -54,41 +54,24 @@ concepts alone, every paper alike. docs/related.md has the benchmark.
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import networkx as nx
-import snowballstemmer
 
 from kg import schema
+from kg.analysis.related import phrases
+from kg.analysis.related.facets import facet_type, facet_vectors, ranks_by_facet
 from kg.errors import KgError
-from kg.graph import entities_of, paper_text, papers_of
+from kg.graph import papers_of
 from kg.graph.vectors import PaperVectors
 from kg.graph.vectors import of_graph as vectors_of_graph
-from kg.text.normalize import singular
-from kg.corpus.titles import clip
-from kg.text.words import DETERMINERS
-from kg.text.words import NO_CONCEPT_ALONE as GENERIC
-
-if TYPE_CHECKING:
-    from kg.layout import BuildFolder as Build
 
 KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
-# ``--by`` facets: the entity type whose concepts a faceted ranking compares.
-FACETS: dict[str, str] = {"method": "Method", "task": "Task", "dataset": "Dataset"}
-# A paper of ``rank_among`` that shares no specific concept is noted by how its wording compares:
-# NOTE_WORDING when the TF-IDF cosine of the two abstracts is at least WORDING_MIN, else NOTE_NOTHING.
+# A neighbour of ``related`` that shares no specific concept (the floor below lets it in) is noted so.
 NOTE_WORDING = "similar wording"
-NOTE_NOTHING = "nothing shared"
-WORDING_MIN = 0.15
-LISTED_K = 10  # related papers the views list per paper: a build ranks at least this many
 # With vectors, ``related``/``related_all`` (and so the stored RELATED_TO links and the pages) leave out
 # a neighbour that shares no specific concept when its abstracts' cosine is below WORDING_COSINE_MIN;
 # ``rank_among`` ranks every listed paper whatever its cosine. Calibrated on EMNLP 2020 (781 abstracts,
@@ -105,29 +88,24 @@ CONCEPT_WEIGHT = 0.5
 # phrase vectors of their mentions of the facet's type), in numerator and denominator alike. Chosen
 # on half of CSFCube's development pools (0.15-0.75 tried), checked on the other half (docs/related.md).
 FACET_WEIGHT = 0.75
-# The facet weight per facet; None: with vectors the facet is ranked as with no facet (every concept,
-# no facet vectors) and gives only the reasons. ``task`` (CSFCube's background facet): chosen on half
-# A of its pools among per-facet weights, task-sentence vectors and specific task concepts, where no
-# facet ranked best (81.1 against 76.5 for the method facet's terms); on half B 70.2 against 68.2
-# (bench/related_task_facet.py, docs/related.md). ``dataset`` has no labels; it keeps method's weight.
-FACET_WEIGHTS: dict[str, float | None] = {"method": FACET_WEIGHT, "task": None, "dataset": FACET_WEIGHT}
 
-# Strength of each way a paper comes to have a concept.
-W_PHRASE = 1.0  # the entity / key phrase itself, or an alias of it
-W_BROADER = 0.7  # a broader concept implied by the phrase
-W_DOMAIN = 0.7  # a content word modifying the head: it names the research area
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How the ranking weighs its terms; the defaults are the measured ones (above). A benchmark
+    trying others passes its own to ``ConceptIndex.from_graph``."""
+
+    concepts: float = CONCEPT_WEIGHT
+    facet: float = FACET_WEIGHT
+    floor: float = WORDING_COSINE_MIN  # a neighbour sharing no specific concept needs this cosine
+
+
 W_KEY_CONCEPT = 0.8  # KeyBERT phrases are less certain than typed entities
 
 # A concept more than this share of the papers have (and more than BROAD_MIN) is *broad*: it
 # adds to a score but cannot explain a link alone ("generation" in 7 of 19 papers).
 BROAD_SHARE = 0.2
 BROAD_MIN = 4
-_STOP = frozenset(
-    """a an the of for in on with from to by using via and or as at into over under
-    between through than its their our this that these those is are be we""".split()
-)
-_SPLIT_PREP = re.compile(r"\s+(?:of|for|in|on|with|from|to|by|using|via|over|under)\s+", re.I)
-_WORD = re.compile(r"[\w][\w\-+.']*[\w+]|[\w]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,160 +136,10 @@ class RelatedPaper:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class _Word:
-    stem: str  # what concepts are compared by: lower case, singular, Snowball stem
-    low: str  # lower-case singular, what the stop and generic lists are checked on
-    surface: str  # as written, for display
-
-
-@lru_cache(maxsize=None)
-def _stemmer():
-    return snowballstemmer.stemmer("english")
-
-
-# Endings that make another word, not another form of one: Snowball would fold "complexity" into
-# "complex", "objective" into "object", "computational" into "computer"; such words stay whole.
-_DERIVED = re.compile(r"(?:ity|ive|al|ness|ous|ful|able|ible|ic|ism|ist|ally)$")
-
-
-@lru_cache(maxsize=200_000)
-def _stem(word: str) -> str:
-    # Pure-Python Snowball is slow and a corpus has few distinct words.
-    parts = word.split("-")
-    if len(parts) > 1 and all(p.isalpha() for p in parts):
-        # "fact-checking" is the concept "fact checking", as the concept stage keys it (kg.concepts).
-        return " ".join(_stem(p) for p in parts)
-    if len(word) > 4 and word.endswith("ics"):
-        word = word[:-1]  # "metrics", "statistics": plurals singular() keeps ("physics")
-    if len(word) > 4 and _DERIVED.search(word):
-        return word
-    return _stemmer().stemWord(word)
-
-
-def _words(text: str) -> tuple[_Word, ...]:
-    raw = _WORD.findall(unicodedata.normalize("NFKC", text))
-    if len(raw) > 1 and raw[0].lower() in DETERMINERS:
-        raw = raw[1:]
-    out = []
-    for w in raw:
-        low = singular(w.lower()) if not w.isupper() else w.lower()
-        # Stems fold "parsing"/"parse" and "translation"/"translate" into one concept.
-        out.append(_Word(_stem(low), low, w))
-    return tuple(out)
-
-
-_Reader = Callable[[str], "tuple[_Word, ...]"]  # text -> its words (``_words``, or a memo of it)
-
-
-def _content(word: _Word) -> bool:
-    return word.low not in _STOP and word.low not in GENERIC and not word.low.isdigit() and len(word.low) > 1
-
-
-def _derive(phrase: str, aliases: Iterable[str] = (), words_of: _Reader = _words) -> dict[str, tuple[float, str, bool]]:
-    """Concept key -> (strength, surface, headed) for one entity or key phrase (module doc).
-
-    ``headed`` is False for a word the phrase has only as a modifier (a domain word): whether
-    such a word names a concept is known only once the corpus has used it as a head somewhere
-    ("speech" in "spontaneous speech" does; "complex" in "complex reasoning" never does)."""
-    out: dict[str, tuple[float, str, bool]] = {}
-
-    def put(words: tuple[_Word, ...], w: float, tail: str = "", domain: bool = False) -> None:
-        if not words or (len(words) == 1 and not _content(words[0])):
-            return
-        if all(x.low in _STOP or x.low in GENERIC for x in words):
-            return
-        key = " ".join(x.stem for x in words)
-        headed = not domain or (key in out and out[key][2])
-        if key not in out or out[key][0] < w:
-            # A phrase cut before its generic tail is shown with it: "large language models", not
-            # "large language"; a single word stays a word.
-            shown = " ".join(x.surface for x in words) + (f" {tail}" if tail and len(words) > 1 else "")
-            out[key] = (w, shown, headed)
-        elif headed and not out[key][2]:
-            out[key] = (out[key][0], out[key][1], True)
-
-    for form in (phrase, *aliases):
-        put(_canonical(words_of(form)), W_PHRASE)
-        key = _key(form, words_of)
-        if key in out:  # the phrase itself is shown as written, brackets and all
-            out[key] = (out[key][0], " ".join(form.split()), out[key][2])
-    parts = [words_of(p) for p in _SPLIT_PREP.split(phrase.strip())]
-    for words in parts:
-        if len(parts) > 1:
-            put(words, W_BROADER)
-        # Drop generic tail words: "machine translation system" -> "machine translation" (the
-        # same concept), but "language model" -> "language" is only a broader one.
-        full = len(words)
-        whole = words
-        while len(words) > 1 and words[-1].low in GENERIC:
-            words = words[:-1]
-        tail = " ".join(x.surface for x in whole[len(words):])
-        same = len(parts) == 1 and (len(words) == full or len(words) > 1)
-        for j in range(len(words)):
-            put(words[j:], W_PHRASE if (j == 0 and same) else W_BROADER, tail)
-        for w in words[:-1]:
-            if _content(w):
-                put((w,), W_DOMAIN, domain=True)
-    return out
-
-
-def _canonical(words: tuple[_Word, ...]) -> tuple[_Word, ...]:
-    """The words naming a phrase's concept: without a generic tail when two words or more remain
-    ("large language models" and "large language" are one concept; "language model" stays)."""
-    core = words
-    while len(core) > 1 and core[-1].low in GENERIC:
-        core = core[:-1]
-    return core if len(core) > 1 else words
-
-
-def _key(form: str, words_of: _Reader = _words) -> str:
-    return " ".join(x.stem for x in _canonical(words_of(form)))
-
-
-def _memo_words() -> _Reader:
-    """``_words`` remembering each text it has read: an index reads most phrases several times.
-    One memo per index built, not per process (at 100k papers it holds some 200k phrases)."""
-    memo: dict[str, tuple[_Word, ...]] = {}
-
-    def words_of(text: str) -> tuple[_Word, ...]:
-        found = memo.get(text)
-        if found is None:
-            found = memo[text] = _words(text)
-        return found
-
-    return words_of
-
-
-def _alias_keys(g: nx.DiGraph, words_of: _Reader = _words) -> dict[str, str]:
-    """Alias key -> name key, for every entity: "LLMs" and "large language models (LLMs)" are the
-    concept "large language models", not two more, wherever they are written. An alias shared
-    by two entities stays its own concept."""
-    same: dict[str, str] = {}
-    clash: set[str] = set()
-    for eid in entities_of(g):
-        d = g.nodes[eid]
-        name = _key(d.get("name") or eid, words_of)
-        for alias in d.get("aliases") or ():
-            k = _key(alias, words_of)
-            if k and k != name and same.setdefault(k, name) != name:
-                clash.add(k)
-    for k in clash:
-        del same[k]
-    return same
-
 
 def idf(n: int, df: int) -> float:
     """Inverse document frequency of a concept in ``df`` of ``n`` papers (scikit-learn's smooth IDF)."""
     return math.log((1 + n) / (1 + df)) + 1.0
-
-
-def _display_name(votes: Counter) -> str | None:
-    """The commonest surface form; on a tie not the sentence-initial capitalised one ("Sampling"),
-    then the shortest ("machine translation" over "machine translation system")."""
-    if not votes:
-        return None
-    return max(votes, key=lambda s: (votes[s], not (s[:1].isupper() and s[1:] == s[1:].lower()), -len(s), s))
 
 
 @dataclass
@@ -342,9 +170,10 @@ class ConceptIndex:
     _dense_row: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     # With ``by`` and ``dense``: each paper's facet vector, rows as ``dense``'s (zero: no mention of the facet).
     facet_vectors: object = field(default=None, repr=False, compare=False)
-    # With ``by`` and ``dense``, for a facet FACET_WEIGHTS ranks as with no facet: the index that
-    # ranks (every concept); this one gives the reasons only.
-    ranking: ConceptIndex | None = field(default=None, repr=False, compare=False)
+    # With ``by`` and ``dense``, for a facet ranked as no facet (facets.RANKED_BY_FACET): the concepts
+    # the facet's entities imply, the only ones shown as reasons; None: every concept may be.
+    reasons: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    weights: Weights = field(default_factory=Weights, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.dense is not None:
@@ -353,20 +182,31 @@ class ConceptIndex:
             self._dense_row.update(self.dense.row_of())
 
     @classmethod
-    def from_graph(cls, g: nx.DiGraph, by: str | None = None, dense: bool = True) -> ConceptIndex:
-        """The index of every paper of ``g``; ``by`` (a key of ``FACETS``) keeps one facet's concepts:
-        the entities of that type, and the key phrases naming a concept such an entity implies
-        somewhere in the corpus. ``dense``: fuse in the abstracts' vectors the graph carries
-        (kg.graph.vectors) when every paper has one; otherwise, or when False, concepts alone."""
-        facet = _facet_type(by)
-        mention_types = {schema.MENTION_REL[facet]} if facet else set(schema.MENTION_REL.values())
+    def from_graph(cls, g: nx.DiGraph, by: str | None = None, dense: bool = True,
+                   weights: Weights | None = None, own_terms: bool | None = None) -> ConceptIndex:
+        """The index of every paper of ``g``; ``by`` (a key of facets.FACETS) keeps one facet's
+        concepts: the entities of that type, and the key phrases naming a concept such an entity
+        implies somewhere in the corpus. ``dense``: fuse in the abstracts' vectors the graph carries
+        (kg.graph.vectors) when every paper has one; otherwise, or when False, concepts alone.
+        With vectors, a facet not in facets.RANKED_BY_FACET ranks as no facet and keeps only the
+        facet's concepts as reasons (``reasons``); ``own_terms`` overrides that table (a benchmark
+        comparing the two). ``weights``: the ranking's, by default the measured ones."""
+        facet = facet_type(by)
+        paper_vectors = _paper_vectors(g) if dense else None
+        if own_terms is None:
+            own_terms = paper_vectors is None or (by is not None and ranks_by_facet(by))
+        # The facet whose concepts alone are read (ranked by its own terms), or whose concepts
+        # alone are shown (ranked as no facet).
+        ranked = facet if facet and own_terms else None
+        shown = schema.MENTION_REL[facet] if facet and not ranked else None
+        mention_types = {schema.MENTION_REL[ranked]} if ranked else set(schema.MENTION_REL.values())
         strengths: dict[str, dict[str, float]] = {}
         name_votes: dict[str, dict[str, float]] = {}
         type_votes: dict[str, dict[str, int]] = {}
         titles = {}
         entities: dict[str, str] = {}
-        words_of = _memo_words()
-        same = _alias_keys(g, words_of)
+        words_of = phrases.memo_reader()
+        same = phrases.alias_keys(g, words_of)
         # An entity is read once however many papers mention it, a repeated key phrase likewise;
         # the memo lives as long as this index is built, not the process. (This loop runs for
         # every mention of the corpus: plain dicts, not Counters, whose missing keys cost a call.)
@@ -381,7 +221,7 @@ class ConceptIndex:
             form = (phrase, tuple(aliases))
             found = derived.get(form)
             if found is None:
-                found = derived[form] = [(same.get(k, k), *v) for k, v in _derive(*form, words_of).items()]
+                found = derived[form] = [(same.get(k, k), *v) for k, v in phrases.derive(*form, words_of).items()]
                 headed.update(key for key, _, _, is_headed in found if is_headed)
             return found
 
@@ -413,13 +253,15 @@ class ConceptIndex:
             for eid, edata in _stated(g, pid, mention_types):
                 ent = g.nodes[eid]
                 if eid not in entity_keys:
-                    entity_keys[eid] = _key(ent.get("name") or "", words_of)
+                    entity_keys[eid] = phrases.concept_key(ent.get("name") or "", words_of)
                     if ent.get("level") == schema.GENERIC:
                         generic.add(entity_keys[eid])
                 entities.setdefault(entity_keys[eid], eid)
-                add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
-                    times=max(1, int(edata.get("mentions") or 1)))
-            if facet:
+                name, aliases = ent.get("name") or eid, ent.get("aliases") or ()
+                add(name, ent.get("type", KEY_CONCEPT), 1.0, aliases, times=max(1, int(edata.get("mentions") or 1)))
+                if edata.get("type") == shown:
+                    facet_keys.update(key for key, *_ in concepts_of(name, aliases))
+            if ranked:
                 facet_keys.update(feats)
                 later.append((pid, add))
             else:
@@ -438,7 +280,7 @@ class ConceptIndex:
         # reused rather than added to (at 100k papers the votes alone are hundreds of MB).
         derived.clear()
         entity_keys.clear()
-        words_of = _words  # lets go of the memo
+        words_of = phrases.read  # lets go of the memo
         df: Counter = Counter()
         for feats in strengths.values():
             # A word only ever seen modifying others ("complex", "theoretical") is no concept.
@@ -451,7 +293,7 @@ class ConceptIndex:
         # not the long form key phrases spell out); another by its commonest form and the type
         # most of its phrases have (the first of the most voted).
         names = {c: (g.nodes[entities[c]].get("name") if c in entities else None)
-                 or _display_name(name_votes.get(c, {})) or c for c in df}
+                 or phrases.display_name(name_votes.get(c, {})) or c for c in df}
         types = {c: (g.nodes[entities[c]].get("type") if c in entities else None)
                  or max(type_votes[c], key=type_votes[c].get) for c in df}
         entities = {c: e for c, e in entities.items() if c in df}
@@ -475,25 +317,20 @@ class ConceptIndex:
         generic = frozenset(same.get(c, c) for c in generic) & df.keys()
         unnamed = frozenset(c for c in df if c not in entities and len(names[c].split()) == 1)
         broad = frozenset(c for c in df if df[c] > limit) | generic
-        found = vectors_of_graph(g) if dense else None
-        found = found.subset(vectors) if found is not None else None
-        if found is not None and len(found) != len(vectors):
-            found = None  # some papers have none (an old build added to): concepts alone, for every paper
-        index = cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, unnamed, found)
-        if facet and found is not None:
-            if FACET_WEIGHTS[by.strip().lower()] is None:  # type: ignore[union-attr]
-                index.ranking = cls.from_graph(g, None, dense)
-            else:
-                index.facet_vectors = _facet_vectors(g, found.ids, schema.MENTION_REL[facet])
+        reasons = frozenset(facet_keys) & df.keys() if shown else None
+        index = cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, unnamed,
+                    paper_vectors, reasons=reasons, weights=weights or Weights())
+        if ranked and paper_vectors is not None:
+            index.facet_vectors = facet_vectors(g, paper_vectors.ids, schema.MENTION_REL[ranked])
         return index
 
     def score(self, a: str, b: str) -> float:
         """The score of papers ``a`` and ``b``: what ``related`` ranks by, for any pair, not only a
         paper's top k. With vectors, ``fuse(cosine, concept_score, facet_cosine)``; else the concept score."""
-        if self.ranking is not None:
-            return self.ranking.score(a, b)
         concepts = self.concept_score(a, b)
-        return fuse(self.cosine(a, b), concepts, self.facet_cosine(a, b)) if self.dense is not None else concepts
+        if self.dense is None:
+            return concepts
+        return fuse(self.cosine(a, b), concepts, self.facet_cosine(a, b), self.weights)
 
     def facet_cosine(self, a: str, b: str) -> float | None:
         """The cosine of the two papers' facet vectors (0 if either has none); None without ``by``."""
@@ -516,8 +353,6 @@ class ConceptIndex:
         """Every paper of ``among`` (but ``paper_id``) ranked against ``paper_id``: the score and
         reasons ``related`` gives; one sharing no specific concept has no reasons, and without
         vectors scores 0. Ties are broken by id."""
-        if self.ranking is not None:
-            return self._reasons(self.ranking.rank(paper_id, among, max_shared), paper_id, max_shared)
         rows = []
         for other in dict.fromkeys(among):
             if other == paper_id:
@@ -527,25 +362,19 @@ class ConceptIndex:
 
     def _pair(self, pid: str, other: str, contrib: dict[str, float], max_shared: int,
               cosine: float | None = None) -> RelatedPaper:
-        """The row of ``other`` ranked against ``pid``, given their concepts' ``contrib``utions."""
+        """The row of ``other`` ranked against ``pid``, given their concepts' ``contrib``utions. Its
+        reasons are those of ``reasons`` where set: a row sharing no specific concept of the facet
+        then lists none and is noted NOTE_WORDING, its score and place kept."""
         explained = self.explains(contrib)
         concepts = sum(contrib.values()) if explained else 0.0
-        shared = self._explain(contrib, max_shared) if explained else ()
+        if self.reasons is not None:
+            contrib = {c: v for c, v in contrib.items() if c in self.reasons}
+        shared = self._explain(contrib, max_shared) if self.explains(contrib) else ()
         if self.dense is None:
             return RelatedPaper(other, self.titles[other], concepts, shared)
         cos = self.cosine(pid, other) if cosine is None else cosine
-        return RelatedPaper(other, self.titles[other], fuse(cos, concepts, self.facet_cosine(pid, other)), shared,
-                            "" if shared else NOTE_WORDING)
-
-    def _reasons(self, rows: list[RelatedPaper], pid: str, max_shared: int) -> list[RelatedPaper]:
-        """``rows`` as ``ranking`` ranks them, scores and places kept, with this index's (the facet's)
-        reasons: a row sharing no specific concept of the facet lists none and is noted NOTE_WORDING."""
-        out = []
-        for r in rows:
-            contrib = self._contrib(pid, r.id)
-            shared = self._explain(contrib, max_shared) if self.explains(contrib) else ()
-            out.append(RelatedPaper(r.id, r.title, r.score, shared, "" if shared else NOTE_WORDING))
-        return out
+        score = fuse(cos, concepts, self.facet_cosine(pid, other), self.weights)
+        return RelatedPaper(other, self.titles[other], score, shared, "" if shared else NOTE_WORDING)
 
     def _contrib(self, a: str, b: str) -> dict[str, float]:
         vec, ovec = self.vectors[a], self.vectors[b]
@@ -559,8 +388,6 @@ class ConceptIndex:
         return any(c not in self.broad for c in concepts)
 
     def related(self, paper_id: str, k: int = 10, max_shared: int = 8) -> list[RelatedPaper]:
-        if self.ranking is not None:
-            return self._reasons(self.ranking.related(paper_id, k, max_shared), paper_id, max_shared)
         if self.dense is not None:
             return self._related_fused(paper_id, k, max_shared)
         vec = self.vectors[paper_id]
@@ -572,10 +399,7 @@ class ConceptIndex:
         # A link resting only on broad concepts ("generation" in a third of the papers) is no link.
         ranked = sorted(((o, cs) for o, cs in contrib.items() if self.explains(cs)),
                         key=lambda kv: (-round(sum(kv[1].values()), 9), kv[0]))[:k]
-        return [
-            RelatedPaper(other, self.titles[other], sum(cs.values()), self._explain(cs, max_shared))
-            for other, cs in ranked
-        ]
+        return [self._pair(paper_id, other, cs, max_shared) for other, cs in ranked]
 
     def _related_fused(self, paper_id: str, k: int, max_shared: int) -> list[RelatedPaper]:
         """``related`` with vectors: every paper scored, the concepts' terms added where shared."""
@@ -595,8 +419,8 @@ class ConceptIndex:
             if self.explains(cs):
                 concepts[self._dense_row[other]] = sum(cs.values())
         f = self.facet_vectors
-        scores = fuse(cos, concepts, None if f is None else f @ f[self._dense_row[paper_id]])
-        scores[(concepts == 0) & (cos < WORDING_COSINE_MIN)] = -np.inf  # wording too weak to list alone
+        scores = fuse(cos, concepts, None if f is None else f @ f[self._dense_row[paper_id]], self.weights)
+        scores[(concepts == 0) & (cos < self.weights.floor)] = -np.inf  # wording too weak to list alone
         scores[self._dense_row[paper_id]] = -np.inf
         ranked = _top(scores, pids, k)
         return [self._pair(paper_id, pids[j], contrib.get(pids[j], {}), max_shared, float(cos[j])) for j in ranked]
@@ -609,9 +433,6 @@ class ConceptIndex:
         products run in scipy, a block of papers at a time, and only the top ``k`` pairs are
         explained in Python.
         """
-        if self.ranking is not None:
-            return {p: self._reasons(rows, p, max_shared)
-                    for p, rows in self.ranking.related_all(k, max_shared, block).items()}
         import numpy as np
         from scipy import sparse
 
@@ -647,8 +468,8 @@ class ConceptIndex:
                 # 100k papers, 100 MB); the concept score is added where a specific concept is shared.
                 cos = m[lo: lo + block] @ m.T
                 explained = sims.multiply(spec.astype(bool)).toarray()
-                scores = fuse(cos, explained, None if fm is None else fm[lo: lo + block] @ fm.T)
-                scores[(explained == 0) & (cos < WORDING_COSINE_MIN)] = -np.inf  # as in ``related``
+                scores = fuse(cos, explained, None if fm is None else fm[lo: lo + block] @ fm.T, self.weights)
+                scores[(explained == 0) & (cos < self.weights.floor)] = -np.inf  # as in ``related``
                 for r in range(scores.shape[0]):
                     i = lo + r
                     scores[r, i] = -np.inf
@@ -671,14 +492,9 @@ class ConceptIndex:
                     cols, vals = cols[keep], vals[keep]
                 order = sorted(range(len(cols)), key=lambda t: (-round(float(vals[t]), 9), pids[cols[t]]))[:k]
                 ranked = [cols[t] for t in order]
-                out[pids[i]] = [self._row(pids[i], pids[j], max_shared) for j in ranked]
+                out[pids[i]] = [self._pair(pids[i], pids[j], self._contrib(pids[i], pids[j]), max_shared)
+                                for j in ranked]
         return out
-
-    def _row(self, pid: str, other: str, max_shared: int) -> RelatedPaper:
-        vec, ovec = self.vectors[pid], self.vectors[other]
-        scale = self.norms[pid] * self.norms[other]
-        contrib = {c: x * ovec[c] / scale for c, x in vec.items() if c in ovec}
-        return RelatedPaper(other, self.titles[other], sum(contrib.values()), self._explain(contrib, max_shared))
 
     def _explain(self, contrib: dict[str, float], limit: int) -> tuple[SharedConcept, ...]:
         """The shared concepts, most informative first, without ones a shown concept contains."""
@@ -725,20 +541,32 @@ class ConceptIndex:
         return sc
 
 
-def fuse(cosine, concepts, facet=None):
+def fuse(cosine, concepts, facet=None, weights: Weights | None = None):
     """The fused score of a pair (or arrays of pairs): the cosine of the abstracts' vectors plus
-    CONCEPT_WEIGHT times the concept score (plus FACET_WEIGHT times the cosine of the facet
-    vectors, with ``by``), scaled so that a score is at most 1."""
+    ``weights.concepts`` (CONCEPT_WEIGHT) times the concept score (plus ``weights.facet``, FACET_WEIGHT,
+    times the cosine of the facet vectors, with ``by``), scaled so that a score is at most 1."""
+    w = weights or Weights()
     if facet is None:
-        return (cosine + CONCEPT_WEIGHT * concepts) / (1.0 + CONCEPT_WEIGHT)
-    return (cosine + CONCEPT_WEIGHT * concepts + FACET_WEIGHT * facet) / (1.0 + CONCEPT_WEIGHT + FACET_WEIGHT)
+        return (cosine + w.concepts * concepts) / (1.0 + w.concepts)
+    return (cosine + w.concepts * concepts + w.facet * facet) / (1.0 + w.concepts + w.facet)
+
+
+def _paper_vectors(g: nx.DiGraph) -> PaperVectors | None:
+    """The abstracts' vectors of every paper of ``g``, in the graph's order, or None when some paper
+    has none (a build made before vectors were kept, then added to): ranked by concepts alone."""
+    found = vectors_of_graph(g)
+    if found is None:
+        return None
+    pids = papers_of(g)
+    found = found.subset(pids)
+    return found if len(found) == len(pids) else None
 
 
 def _stated(g: nx.DiGraph, pid: str, rels: set[str]) -> list[tuple[str, dict]]:
     """(entity id, edge data) of the mentions of ``rels`` types paper ``pid`` makes, but for an
     entity written only inside another mention of the paper: "dependency parsing" inside
     "multilingual dependency parsing" (kg.concepts.broader), a name inside a longer one. The
-    ranking derives those itself from the longer phrase (``_derive``); read twice, they would
+    ranking derives those itself from the longer phrase (``phrases.derive``); read twice, they would
     count twice."""
     edges = [(eid, d) for _, eid, d in g.out_edges(pid, data=True) if d.get("type") in rels]
     spans = [(a, b) for _, d in edges for a, b in zip(d.get("span_starts") or (), d.get("span_ends") or ())]
@@ -748,28 +576,6 @@ def _stated(g: nx.DiGraph, pid: str, rels: set[str]) -> list[tuple[str, dict]]:
 
     return [(eid, d) for eid, d in edges
             if not d.get("span_starts") or not all(inside(a, b) for a, b in zip(d["span_starts"], d.get("span_ends") or ()))]
-
-
-def _facet_vectors(g: nx.DiGraph, pids: Iterable[str], rel: str):
-    """Each paper's facet vector, in ``pids``' order: the normalised mean of the static phrase vectors
-    (kg.graph.vectors.static_vectors, the ones KeyBERT ranks the phrases with) of the
-    surfaces of its mentions of type ``rel``; a zero row for a paper with none."""
-    import numpy as np
-
-    from kg.graph.vectors import static_vectors
-
-    pids = list(pids)
-    surfaces = [sorted({s for _, _, d in g.out_edges(p, data=True) if d.get("type") == rel
-                        for s in d.get("surface") or ()}) for p in pids]
-    phrases = sorted({s for ss in surfaces for s in ss})
-    vec = dict(zip(phrases, static_vectors(phrases))) if phrases else {}
-    dim = len(next(iter(vec.values()))) if vec else 1
-    out = np.zeros((len(pids), dim), np.float32)
-    for i, ss in enumerate(surfaces):
-        if ss:
-            v = np.mean([vec[s] for s in ss], axis=0)
-            out[i] = v / (np.linalg.norm(v) or 1.0)
-    return out
 
 
 def _top(scores, pids: tuple[str, ...] | list[str], k: int) -> list[int]:
@@ -784,25 +590,15 @@ def _top(scores, pids: tuple[str, ...] | list[str], k: int) -> list[int]:
     return sorted(finite.tolist(), key=lambda j: (-round(float(scores[j]), 9), pids[j]))[:k]
 
 
-def _facet_type(by: str | None) -> str | None:
-    """The entity type of facet ``by`` (None: every type); a KgError names the facets otherwise."""
-    if by is None:
-        return None
-    facet = FACETS.get(by.strip().lower())
-    if facet is None:
-        raise KgError(f"no facet {by!r}: give one of {', '.join(FACETS)}")
-    return facet
-
-
-def _check_paper(g: nx.DiGraph, paper_id: str) -> None:
+def check_paper(g: nx.DiGraph, paper_id: str) -> None:
     if paper_id not in g or g.nodes[paper_id].get("label") != schema.PAPER:
         raise KgError(f"no paper with id {paper_id!r} in the graph")
 
 
 def related(g: nx.DiGraph, paper_id: str, k: int = 10, by: str | None = None) -> list[RelatedPaper]:
-    """The ``k`` papers sharing the most informative concepts with ``paper_id``; ``by`` (a key
-    of ``FACETS``): the concepts of that facet only, so the reasons are of it too."""
-    _check_paper(g, paper_id)
+    """The ``k`` papers closest to ``paper_id`` (module doc); ``by`` (a key of facets.FACETS): close
+    in that facet, the reasons of it too."""
+    check_paper(g, paper_id)
     return ConceptIndex.from_graph(g, by).related(paper_id, k)
 
 
@@ -811,198 +607,3 @@ def related_all(g: nx.DiGraph, k: int = 5, by: str | None = None) -> dict[str, l
     return ConceptIndex.from_graph(g, by).related_all(k)
 
 
-def rank_among(g: nx.DiGraph, paper_id: str, among: Iterable[str], by: str | None = None,
-               max_shared: int = 8) -> list[RelatedPaper]:
-    """Every paper of ``among`` ranked against ``paper_id`` (a reading list to triage), best first.
-
-    Every paper has ``related``'s score, and its reasons where it shares a specific concept. One
-    that does not carries a note: NOTE_WORDING when its abstract's TF-IDF cosine with the paper's
-    is at least WORDING_MIN (``wording_similarity``), else NOTE_NOTHING. With the abstracts'
-    vectors it keeps its fused score and place; without them it scores 0 and such papers come
-    last, ordered by that cosine, then by id. Unknown ids raise a KgError naming the first.
-    """
-    _check_paper(g, paper_id)
-    among = list(dict.fromkeys(a.strip() for a in among if a.strip()))
-    for other in among:
-        if other not in g or g.nodes[other].get("label") != schema.PAPER:
-            raise KgError(f"no paper with id {other!r} in the build")
-    index = ConceptIndex.from_graph(g, by)
-    rows = index.rank(paper_id, among, max_shared)
-    unlinked = [r.id for r in rows if not r.shared]
-    if not unlinked:
-        return rows
-    wording = wording_similarity(g, paper_id, unlinked)
-    if index.dense is not None:
-        return [r if r.shared else RelatedPaper(r.id, r.title, r.score, (), NOTE_WORDING if wording[r.id] >= WORDING_MIN
-                                                else NOTE_NOTHING) for r in rows]
-    linked = [r for r in rows if r.shared]
-    rest = sorted((RelatedPaper(r.id, r.title, 0.0, (), NOTE_WORDING if wording[r.id] >= WORDING_MIN else NOTE_NOTHING)
-                   for r in rows if not r.shared), key=lambda r: (-round(wording[r.id], 9), r.id))
-    return linked + rest
-
-
-def wording_similarity(g: nx.DiGraph, paper_id: str, others: Iterable[str]) -> dict[str, float]:
-    """TF-IDF cosine of the title and abstract of ``paper_id`` with each of ``others``' (scikit-learn:
-    English stop words, sublinear tf, IDF over every paper of ``g``)."""
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
-    pids = papers_of(g)
-    at = {p: i for i, p in enumerate(pids)}
-
-    def text(p: str) -> str:
-        d = g.nodes[p]
-        return f"{d.get('title') or ''}. {paper_text(d)}"
-
-    x = TfidfVectorizer(stop_words="english", sublinear_tf=True).fit_transform([text(p) for p in pids])
-    others = list(others)
-    sims = (x[[at[o] for o in others]] @ x[at[paper_id]].T).toarray().ravel()
-    return {o: float(v) for o, v in zip(others, sims)}
-
-
-def add_related_edges(g: nx.DiGraph, k: int = 5, related: dict[str, list[RelatedPaper]] | None = None) -> int:
-    """Add RELATED_TO {score, rank, shared} edges to every paper's top ``k``; returns how many.
-
-    ``related`` is a precomputed ``related_all`` of at least ``k`` rows per paper (it must be
-    computed before any RELATED_TO edge exists). Existing RELATED_TO edges are replaced, so
-    running it twice gives the same graph.
-    """
-    old = [(u, v, schema.RELATED_REL) for u, v, t in g.edges(data="type") if t == schema.RELATED_REL]
-    g.remove_edges_from(old)
-    related = related_all(g, k) if related is None else related
-    added = 0
-    for pid, rows in related.items():
-        for rank, row in enumerate(rows[:k], 1):
-            g.add_edge(
-                pid, row.id, schema.RELATED_REL, type=schema.RELATED_REL, score=round(row.score, 4), rank=rank,
-                shared=[s.name for s in row.shared], shared_types=[s.type for s in row.shared],
-                shared_papers=[s.papers for s in row.shared],
-            )
-            added += 1
-    return added
-
-
-def find_paper(g: nx.DiGraph, query: str) -> str:
-    """The id of the paper named by ``query``: an exact id, else title words (all must match),
-    else a concept the paper names (an entity, one of its aliases, or a key phrase)."""
-    return find_paper_in({p: g.nodes[p].get("title") or "" for p in papers_of(g)}, query,
-                         lambda: paper_concepts(g))
-
-
-def paper_concepts(g: nx.DiGraph) -> dict[str, list[str]]:
-    """Paper id -> the phrases naming its concepts: its entities' names and aliases, its key phrases."""
-    mention_types = set(schema.MENTION_REL.values())
-    out: dict[str, list[str]] = {}
-    for pid in papers_of(g):
-        names = list(g.nodes[pid].get("key_concepts") or ())
-        for _, eid, t in g.out_edges(pid, data="type"):
-            if t in mention_types:
-                ent = g.nodes[eid]
-                names += [ent.get("name") or "", *(ent.get("aliases") or ())]
-        out[pid] = names
-    return out
-
-
-def _fold(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
-
-
-def find_paper_in(titles: dict[str, str], query: str,
-                  concepts: Callable[[], dict[str, list[str]]] | None = None) -> str:
-    """``find_paper`` over a mapping of paper id -> title (as read from a store); ``concepts``
-    gives paper id -> concept phrases, asked for only when no id or title matches."""
-    query = query.strip()
-    if not query:
-        raise KgError("empty paper query: give a paper id, words of its title or a concept it names")
-    if query in titles:
-        return query
-    words = query.lower().split()
-
-    def matches(pid: str) -> bool:
-        hay = f"{pid} {titles[pid] or ''}".lower()
-        return all(w in hay for w in words)
-
-    hits = [p for p in titles if matches(p)]
-    if len(hits) > 1:
-        exact = [p for p in hits if (titles[p] or "").strip().lower() == query.lower()]
-        hits = exact or hits
-    if not hits and concepts is not None:
-        # What a user remembers of a paper is often the name it introduces ("FedBiscuit"): a
-        # paper naming that concept exactly, else one of whose concepts holds every query word.
-        phrases = {p: [_fold(c) for c in cs if c] for p, cs in concepts().items() if p in titles}
-        q = _fold(query)
-        hits = [p for p, cs in phrases.items() if q in cs]
-        if not hits:
-            pattern = [re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in q.split()]
-            hits = [p for p, cs in phrases.items() if any(all(r.search(c) for r in pattern) for c in cs)]
-    if not hits:
-        raise KgError(f"no paper matches {query!r} (give a paper id, words of its title or a concept it names; "
-                      f"`kg query 'MATCH (p:Paper) RETURN p.id, p.title'` lists them)")
-    if len(hits) > 1:
-        shown = "; ".join(f"{p} ({clip(titles[p], 60)})" for p in sorted(hits)[:5])
-        more = f" and {len(hits) - 5} more" if len(hits) > 5 else ""
-        raise KgError(f"{query!r} matches {len(hits)} papers: {shown}{more}; give the id or more title words")
-    return hits[0]
-
-
-def ranking_version() -> str:
-    """Digest of this module and of kg.text.normalize (whose plural rules make the concepts): a
-    build's stored RELATED_TO links are its ranking only if it matches."""
-    import hashlib
-
-    import kg.text.normalize
-    import kg.text.words
-
-    h = hashlib.sha256(Path(__file__).read_bytes())
-    for module in (kg.text.normalize, kg.text.words):  # the plural rules and the generic words
-        h.update(Path(module.__file__).read_bytes())
-    return h.hexdigest()[:12]
-
-
-def related_in_build(build: Build, paper: str, k: int = 10,
-                     by: str | None = None) -> tuple[str, str, list[RelatedPaper]]:
-    """(id, title, top ``k`` related papers) of the paper ``paper`` names (an id or title words)
-    in a build on disk; ``by``: one facet's concepts (``related``).
-
-    Read from the RELATED_TO links the build stored when it stored ``k`` or more with today's
-    ranking (and no facet is asked for): a few rows from the embedded store, milliseconds at any
-    corpus size. Otherwise ranked from the build's graph, which takes seconds once the corpus is large."""
-    _facet_type(by)  # a bad facet fails before the build is read
-    found = _stored_related(build, paper, k) if by is None else None
-    if found is not None:
-        return found
-    g = build.graph()
-    pid = find_paper(g, paper)
-    return pid, g.nodes[pid].get("title") or pid, related(g, pid, k, by)
-
-
-def _stored_related(build: Build, paper: str, k: int) -> tuple[str, str, list[RelatedPaper]] | None:
-    from kg.store import Store
-
-    manifest = build.manifest
-    # Links stored by another version of the ranking would disagree with a fresh one (-k above them).
-    if k > int(manifest.related_k or 0) or manifest.related_version != ranking_version():
-        return None
-    with Store(build.store_path) as store:
-        hit = store.query("MATCH (p:Paper {id: $id}) RETURN p.id, p.title", {"id": paper.strip()}).rows
-        titles = dict(hit or store.query("MATCH (p:Paper) RETURN p.id, p.title").rows)
-
-        def concepts() -> dict[str, list[str]]:
-            out: dict[str, list[str]] = {p: list(kc or ()) for p, kc in store.query(
-                "MATCH (p:Paper) RETURN p.id, p.key_concepts").rows}
-            for label, rel in schema.MENTION_REL.items():
-                for p, name, aliases in store.query(
-                        f"MATCH (p:Paper)-[:{rel}]->(e:{label}) RETURN p.id, e.name, e.aliases").rows:
-                    out.setdefault(p, []).extend([name or "", *(aliases or ())])
-            return out
-
-        pid = find_paper_in(titles, paper, concepts)
-        rows = store.query(
-            "MATCH (a:Paper {id: $id})-[r:RELATED_TO]->(b:Paper) "
-            "RETURN b.id, b.title, r.score, r.shared, r.shared_types, r.shared_papers ORDER BY r.rank LIMIT $k",
-            {"id": pid, "k": k},
-        ).rows
-    return pid, titles[pid] or pid, [
-        RelatedPaper(oid, otitle or oid, score, tuple(SharedConcept(n, t, c) for n, t, c in zip(names, types, counts)),
-                     "" if names else NOTE_WORDING)
-        for oid, otitle, score, names, types, counts in rows
-    ]
