@@ -236,7 +236,7 @@ def test_the_task_facet_ranks_as_no_facet_and_gives_the_task_reasons():
     assert "task" not in RANKED_BY_FACET and "method" in RANKED_BY_FACET
     g, _, _ = corpus(VECTORS, c_task="robot control")
     index = ConceptIndex.from_graph(g, by="task")
-    assert index.reasons is not None and index.facet_vectors is None
+    assert index.ranking is not None and index.facet_vectors is None
     whole = ConceptIndex.from_graph(g)
     for pid in VECTORS:
         faceted, plain = related(g, pid, k=5, by="task"), related(g, pid, k=5)
@@ -254,9 +254,9 @@ def test_the_task_facet_ranks_as_no_facet_and_gives_the_task_reasons():
     assert [(r.id, r.score) for r in among] == [(r.id, r.score) for r in rank_among(g, "a", ["b", "c", "d", "f"])]
     assert {r.id: r.note for r in among}["d"] in (NOTE_WORDING, NOTE_NOTHING)
     # The method facet still ranks by its own terms; without vectors the task facet ranks by its concepts.
-    assert ConceptIndex.from_graph(g, by="method").reasons is None
+    assert ConceptIndex.from_graph(g, by="method").ranking is None
     plain_task = ConceptIndex.from_graph(g, by="task", dense=False)
-    assert plain_task.reasons is None and [r.id for r in plain_task.related("a")] == ["c"]
+    assert plain_task.ranking is None and [r.id for r in plain_task.related("a")] == ["c"]
 
 
 def _vector_extract(corpus, options):

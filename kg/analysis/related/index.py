@@ -170,9 +170,9 @@ class ConceptIndex:
     _dense_row: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     # With ``by`` and ``dense``: each paper's facet vector, rows as ``dense``'s (zero: no mention of the facet).
     facet_vectors: object = field(default=None, repr=False, compare=False)
-    # With ``by`` and ``dense``, for a facet ranked as no facet (facets.RANKED_BY_FACET): the concepts
-    # the facet's entities imply, the only ones shown as reasons; None: every concept may be.
-    reasons: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    # With ``by`` and ``dense``, for a facet ranked as no facet (facets.RANKED_BY_FACET): the index that
+    # ranks (every concept); this one, the facet's concepts, gives the reasons.
+    ranking: ConceptIndex | None = field(default=None, repr=False, compare=False)
     weights: Weights = field(default_factory=Weights, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -188,18 +188,11 @@ class ConceptIndex:
         concepts: the entities of that type, and the key phrases naming a concept such an entity
         implies somewhere in the corpus. ``dense``: fuse in the abstracts' vectors the graph carries
         (kg.graph.vectors) when every paper has one; otherwise, or when False, concepts alone.
-        With vectors, a facet not in facets.RANKED_BY_FACET ranks as no facet and keeps only the
-        facet's concepts as reasons (``reasons``); ``own_terms`` overrides that table (a benchmark
-        comparing the two). ``weights``: the ranking's, by default the measured ones."""
+        With vectors, a facet not in facets.RANKED_BY_FACET ranks as no facet (``ranking``, an index
+        of every concept) and gives the facet's concepts as reasons; ``own_terms`` overrides that
+        table (a benchmark comparing the two). ``weights``: the ranking's, by default the measured ones."""
         facet = facet_type(by)
-        paper_vectors = _paper_vectors(g) if dense else None
-        if own_terms is None:
-            own_terms = paper_vectors is None or (by is not None and ranks_by_facet(by))
-        # The facet whose concepts alone are read (ranked by its own terms), or whose concepts
-        # alone are shown (ranked as no facet).
-        ranked = facet if facet and own_terms else None
-        shown = schema.MENTION_REL[facet] if facet and not ranked else None
-        mention_types = {schema.MENTION_REL[ranked]} if ranked else set(schema.MENTION_REL.values())
+        mention_types = {schema.MENTION_REL[facet]} if facet else set(schema.MENTION_REL.values())
         strengths: dict[str, dict[str, float]] = {}
         name_votes: dict[str, dict[str, float]] = {}
         type_votes: dict[str, dict[str, int]] = {}
@@ -257,11 +250,9 @@ class ConceptIndex:
                     if ent.get("level") == schema.GENERIC:
                         generic.add(entity_keys[eid])
                 entities.setdefault(entity_keys[eid], eid)
-                name, aliases = ent.get("name") or eid, ent.get("aliases") or ()
-                add(name, ent.get("type", KEY_CONCEPT), 1.0, aliases, times=max(1, int(edata.get("mentions") or 1)))
-                if edata.get("type") == shown:
-                    facet_keys.update(key for key, *_ in concepts_of(name, aliases))
-            if ranked:
+                add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
+                    times=max(1, int(edata.get("mentions") or 1)))
+            if facet:
                 facet_keys.update(feats)
                 later.append((pid, add))
             else:
@@ -317,16 +308,21 @@ class ConceptIndex:
         generic = frozenset(same.get(c, c) for c in generic) & df.keys()
         unnamed = frozenset(c for c in df if c not in entities and len(names[c].split()) == 1)
         broad = frozenset(c for c in df if df[c] > limit) | generic
-        reasons = frozenset(facet_keys) & df.keys() if shown else None
+        paper_vectors = _paper_vectors(g) if dense else None
         index = cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, unnamed,
-                    paper_vectors, reasons=reasons, weights=weights or Weights())
-        if ranked and paper_vectors is not None:
-            index.facet_vectors = facet_vectors(g, paper_vectors.ids, schema.MENTION_REL[ranked])
+                    paper_vectors, weights=weights or Weights())
+        if facet and paper_vectors is not None:
+            if own_terms if own_terms is not None else ranks_by_facet(by):  # type: ignore[arg-type]
+                index.facet_vectors = facet_vectors(g, paper_vectors.ids, schema.MENTION_REL[facet])
+            else:
+                index.ranking = cls.from_graph(g, None, dense, weights)
         return index
 
     def score(self, a: str, b: str) -> float:
         """The score of papers ``a`` and ``b``: what ``related`` ranks by, for any pair, not only a
         paper's top k. With vectors, ``fuse(cosine, concept_score, facet_cosine)``; else the concept score."""
+        if self.ranking is not None:
+            return self.ranking.score(a, b)
         concepts = self.concept_score(a, b)
         if self.dense is None:
             return concepts
@@ -353,6 +349,8 @@ class ConceptIndex:
         """Every paper of ``among`` (but ``paper_id``) ranked against ``paper_id``: the score and
         reasons ``related`` gives; one sharing no specific concept has no reasons, and without
         vectors scores 0. Ties are broken by id."""
+        if self.ranking is not None:
+            return self._reasons(self.ranking.rank(paper_id, among, max_shared), paper_id, max_shared)
         rows = []
         for other in dict.fromkeys(among):
             if other == paper_id:
@@ -362,19 +360,25 @@ class ConceptIndex:
 
     def _pair(self, pid: str, other: str, contrib: dict[str, float], max_shared: int,
               cosine: float | None = None) -> RelatedPaper:
-        """The row of ``other`` ranked against ``pid``, given their concepts' ``contrib``utions. Its
-        reasons are those of ``reasons`` where set: a row sharing no specific concept of the facet
-        then lists none and is noted NOTE_WORDING, its score and place kept."""
+        """The row of ``other`` ranked against ``pid``, given their concepts' ``contrib``utions."""
         explained = self.explains(contrib)
         concepts = sum(contrib.values()) if explained else 0.0
-        if self.reasons is not None:
-            contrib = {c: v for c, v in contrib.items() if c in self.reasons}
-        shared = self._explain(contrib, max_shared) if self.explains(contrib) else ()
+        shared = self._explain(contrib, max_shared) if explained else ()
         if self.dense is None:
             return RelatedPaper(other, self.titles[other], concepts, shared)
         cos = self.cosine(pid, other) if cosine is None else cosine
         score = fuse(cos, concepts, self.facet_cosine(pid, other), self.weights)
         return RelatedPaper(other, self.titles[other], score, shared, "" if shared else NOTE_WORDING)
+
+    def _reasons(self, rows: list[RelatedPaper], pid: str, max_shared: int) -> list[RelatedPaper]:
+        """``rows`` as ``ranking`` ranks them, scores and places kept, with this index's (the facet's)
+        reasons: a row sharing no specific concept of the facet lists none and is noted NOTE_WORDING."""
+        out = []
+        for r in rows:
+            contrib = self._contrib(pid, r.id)
+            shared = self._explain(contrib, max_shared) if self.explains(contrib) else ()
+            out.append(RelatedPaper(r.id, r.title, r.score, shared, "" if shared else NOTE_WORDING))
+        return out
 
     def _contrib(self, a: str, b: str) -> dict[str, float]:
         vec, ovec = self.vectors[a], self.vectors[b]
@@ -388,6 +392,8 @@ class ConceptIndex:
         return any(c not in self.broad for c in concepts)
 
     def related(self, paper_id: str, k: int = 10, max_shared: int = 8) -> list[RelatedPaper]:
+        if self.ranking is not None:
+            return self._reasons(self.ranking.related(paper_id, k, max_shared), paper_id, max_shared)
         if self.dense is not None:
             return self._related_fused(paper_id, k, max_shared)
         vec = self.vectors[paper_id]
@@ -433,6 +439,9 @@ class ConceptIndex:
         products run in scipy, a block of papers at a time, and only the top ``k`` pairs are
         explained in Python.
         """
+        if self.ranking is not None:
+            return {p: self._reasons(rows, p, max_shared)
+                    for p, rows in self.ranking.related_all(k, max_shared, block).items()}
         import numpy as np
         from scipy import sparse
 
