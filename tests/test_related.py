@@ -452,3 +452,30 @@ def test_a_reason_is_shown_by_the_name_and_type_of_its_node():
     row = next(r for r in related(g, "b", k=5) if r.id == "c")
     assert (row.shared[0].name, row.shared[0].type) == ("BERT", "Method")
     assert long_form not in [s.name.lower() for s in row.shared]
+
+
+def test_a_hyphenated_or_bracketed_spelling_is_the_concept_written_plainly():
+    from kg.analysis.related.phrases import concept_key
+
+    # "fact-checking systems" names fact checking, as "fact checking systems" does; an acronym in
+    # brackets is an alias, not a word of the concept.
+    assert concept_key("fact-checking systems") == concept_key("fact checking systems") == concept_key("fact checking")
+    assert concept_key("natural language processing (NLP) tasks") == concept_key("natural language processing tasks")
+    assert concept_key("(NLP)") == concept_key("NLP")  # brackets alone: their words
+
+
+def test_an_alias_only_generic_entities_share_explains_no_link():
+    # Two generic entities (kg.concepts.specificity) both have "natural language processing" among
+    # their aliases; the alias stays its own concept, and a generic one: no reason, no link.
+    g = corpus_graph({
+        "a": ("One", [("natural language processing (NLP) tasks", "Task"), ("NLP", "Task"),
+                      ("parsing", "Task")], []),
+        "b": ("Two", [("natural language processing (NLP) tasks", "Task"), ("galaxy survey", "Dataset")], []),
+        "c": ("Three", [("robot control", "Task")], []), "d": ("Four", [("image retrieval", "Task")], []),
+        "e": ("Five", [("speech synthesis", "Task")], []),
+    })
+    for eid, d in g.nodes(data=True):
+        if d.get("label") == "Task" and "natural language processing" in " ".join(d.get("aliases") or ()).lower():
+            d["level"] = "generic"  # as the concept stage rates a field's name
+            d.setdefault("aliases", []).append("natural language processing")
+    assert related(g, "a", k=5) == []

@@ -207,6 +207,13 @@ class ConceptIndex:
         entity_keys: dict[str, str] = {}
         headed: set[str] = set()  # concepts some phrase of the corpus has as its head or whole
         generic: set[str] = set()  # the keys of generic entities (kg.concepts.specificity)
+        # What generic entities' names and aliases imply (the concepts they name, and those broader
+        # ones: "language processing" of "natural language processing"), and every other entity's
+        # name and aliases: such a concept is generic too unless another entity names it. So is an
+        # alias two generic entities share ("natural language processing" of "NLP" and "NLP
+        # applications"), which stays its own concept (phrases.alias_keys).
+        generic_derived: set[str] = set()
+        named: set[str] = set()
         facet_keys: set[str] = set()  # with ``by``: the concepts the facet's entities imply
         later: list[tuple[str, Callable[..., None]]] = []  # with ``by``: papers whose key phrases wait
 
@@ -249,6 +256,11 @@ class ConceptIndex:
                     entity_keys[eid] = phrases.concept_key(ent.get("name") or "", words_of)
                     if ent.get("level") == schema.GENERIC:
                         generic.add(entity_keys[eid])
+                        generic_derived.update(key for key, _, _, is_headed in concepts_of(
+                            ent.get("name") or eid, ent.get("aliases") or ()) if is_headed)
+                    else:
+                        named.add(entity_keys[eid])
+                        named.update(phrases.concept_key(a, words_of) for a in ent.get("aliases") or ())
                 entities.setdefault(entity_keys[eid], eid)
                 add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
                     times=max(1, int(edata.get("mentions") or 1)))
@@ -305,7 +317,9 @@ class ConceptIndex:
             for c in vec:
                 postings[c].append(pid)
         limit = max(n * BROAD_SHARE, BROAD_MIN)
-        generic = frozenset(same.get(c, c) for c in generic) & df.keys()
+        named = {same.get(c, c) for c in named}
+        generic = frozenset(same.get(c, c) for c in generic | generic_derived if same.get(c, c) not in named
+                            or c in generic) & df.keys()
         unnamed = frozenset(c for c in df if c not in entities and len(names[c].split()) == 1)
         broad = frozenset(c for c in df if df[c] > limit) | generic
         paper_vectors = _paper_vectors(g) if dense else None

@@ -34,6 +34,7 @@ _STOP = frozenset(
 )
 _SPLIT_PREP = re.compile(r"\s+(?:of|for|in|on|with|from|to|by|using|via|over|under)\s+", re.I)
 _WORD = re.compile(r"[\w][\w\-+.']*[\w+]|[\w]")
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +69,12 @@ def _stem(word: str) -> str:
 
 
 def read(text: str) -> tuple[Word, ...]:
-    raw = _WORD.findall(unicodedata.normalize("NFKC", text))
+    """The words of ``text``; what it has in brackets is left out when words remain: "natural language
+    processing (NLP) tasks" names what "natural language processing tasks" names (an acronym in
+    brackets is an alias, as kg.concepts reads it)."""
+    text = unicodedata.normalize("NFKC", text)
+    bare = _BRACKETED.sub(" ", text)
+    raw = _WORD.findall(bare) or _WORD.findall(text)
     if len(raw) > 1 and raw[0].lower() in DETERMINERS:
         raw = raw[1:]
     out = []
@@ -104,7 +110,7 @@ def derive(phrase: str, aliases: Iterable[str] = (), words_of: Reader = read) ->
         if key not in out or out[key][0] < w:
             # A phrase cut before its generic tail is shown with it: "large language models", not
             # "large language"; a single word stays a word.
-            shown = " ".join(x.surface for x in words) + (f" {tail}" if tail and len(words) > 1 else "")
+            shown = " ".join(x.surface for x in words) + (f" {tail}" if tail and _size(words) > 1 else "")
             out[key] = (w, shown, headed)
         elif headed and not out[key][2]:
             out[key] = (out[key][0], out[key][1], True)
@@ -125,7 +131,7 @@ def derive(phrase: str, aliases: Iterable[str] = (), words_of: Reader = read) ->
         while len(words) > 1 and words[-1].low in GENERIC:
             words = words[:-1]
         tail = " ".join(x.surface for x in whole[len(words):])
-        same = len(parts) == 1 and (len(words) == full or len(words) > 1)
+        same = len(parts) == 1 and (len(words) == full or _size(words) > 1)
         for j in range(len(words)):
             put(words[j:], W_PHRASE if (j == 0 and same) else W_BROADER, tail)
         for w in words[:-1]:
@@ -140,7 +146,13 @@ def canonical(words: tuple[Word, ...]) -> tuple[Word, ...]:
     core = words
     while len(core) > 1 and core[-1].low in GENERIC:
         core = core[:-1]
-    return core if len(core) > 1 else words
+    return core if _size(core) > 1 else words
+
+
+def _size(words: tuple[Word, ...]) -> int:
+    """How many words ``words`` are, a hyphenated compound counted as its parts: "fact-checking
+    systems" is "fact checking systems", whose concept is "fact checking", as it is unhyphenated."""
+    return sum(1 + w.stem.count(" ") for w in words)
 
 
 def concept_key(form: str, words_of: Reader = read) -> str:
