@@ -77,6 +77,20 @@ class Opened:
         self.page.close()
 
 
+def label_boxes(v: Opened) -> list[dict]:
+    """Each drawn label's box on screen (page pixels), as vis-network measured it, and its font in px."""
+    return v.js("""(() => {
+        const net = kgView.network, s = net.getScale(), c = net.body.container.getBoundingClientRect();
+        return kgView.nodes.getIds().map(id => {
+            const m = net.body.nodes[id].labelModule, z = m.size;
+            const a = net.canvasToDOM({x: z.left, y: z.top}), b = net.canvasToDOM({x: z.left + z.width, y: z.top + z.height});
+            return {id: id, text: m.elementOptions.label, px: m.fontOptions.size * s,
+                    left: c.left + a.x, top: c.top + a.y, right: c.left + b.x, bottom: c.top + b.y,
+                    canvas: {left: c.left, top: c.top, right: c.right, bottom: c.bottom}};
+        });
+    })()""")
+
+
 def check_clean(v: Opened) -> None:
     assert v.errors == [], v.errors
     assert v.dialogs == [], "a script from the corpus ran"
@@ -410,4 +424,56 @@ def test_map_of_four_hundred_papers_keeps_theme_labels_legible(tmp_path, browser
     assert len(boxes) >= 4
     check_legible(v, boxes)
     v.page.screenshot(path=str(tmp_path / "map-400.png"))
+    v.close()
+
+
+def labels_apart_and_on_screen(boxes: list[dict], min_px: float = 9) -> None:
+    """Every label readable at the first zoom, on screen, and clear of every other."""
+    for b in boxes:
+        assert b["px"] >= min_px, b
+        c = b["canvas"]
+        assert b["left"] >= c["left"] - 1 and b["right"] <= c["right"] + 1, b
+        assert b["top"] >= c["top"] - 1 and b["bottom"] <= c["bottom"] + 1, b
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+            assert apart, (a["text"], b["text"])
+
+
+def test_a_paper_page_shows_its_concepts_and_related_papers_in_legible_columns(tmp_path, browser):
+    # A paper naming twelve concepts with long names, and ten related papers with long titles: the
+    # physics layout piled such labels on one another.
+    from kg.concepts.resolve import resolve
+    from kg.graph import build_graph
+    from kg.view import write_paper_view
+    from tests.helpers import extraction, paper
+
+    names = [f"{w} representation learning for {t}" for w, t in zip(
+        ("contrastive", "hierarchical", "multilingual", "graph-based", "sparse", "adversarial", "curriculum",
+         "federated", "causal", "symbolic", "continual", "multimodal"),
+        ("dialogue", "parsing", "retrieval", "summarisation", "tagging", "translation", "inference", "coreference",
+         "generation", "entailment", "segmentation", "alignment"))]
+    specs = {"focus": ("A unified study of representation learning across many language tasks", names)}
+    for i in range(10):
+        specs[f"r{i}"] = (f"Related work number {i} on representation learning with a very long descriptive title",
+                          [names[i], names[(i + 3) % 12]])
+    for i in range(6):
+        specs[f"f{i}"] = (f"Unrelated filler {i}", [f"galaxy survey {i}", f"protein folding {i}"])
+    papers, exs = [], []
+    for pid, (title, ents) in specs.items():
+        p = paper(pid, f"{title}. " + ". ".join(ents) + ".", title=title)
+        papers.append(p)
+        exs.append(extraction(p, *[(e, "Method") for e in ents]))
+    g = build_graph(papers, exs, resolve(papers, exs))
+    v = Opened(browser, write_paper_view(g, tmp_path, "focus"))
+    check_clean(v)
+    assert len(v.js("kgView.nodes.getIds()")) == 1 + 12 + 10
+    boxes = label_boxes(v)
+    labels_apart_and_on_screen(boxes)
+    # The related papers' column reads top down in rank order, as the side panel lists them.
+    listed = [e.get_attribute("data-id") for e in v.page.locator("#details li.related-paper").all()]
+    ys = v.js("Object.fromEntries(kgView.nodes.getIds().map(id => [id, kgView.network.getPositions([id])[id].y]))")
+    assert len(listed) == 10 and [ys[p] for p in listed] == sorted(ys[p] for p in listed)
+    assert all(ys["focus"] < y for n, y in ys.items() if n != "focus")  # the paper above both columns
+    v.page.screenshot(path=str(tmp_path / "paper-columns.png"))
     v.close()

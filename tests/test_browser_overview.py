@@ -10,7 +10,8 @@ import io
 
 import pytest
 
-from tests.test_browser import Opened, browser, check_clean  # noqa: F401  (browser: the fixture)
+from tests.test_browser import (Opened, browser, check_clean, label_boxes,  # noqa: F401  (browser: the fixture)
+                                labels_apart_and_on_screen)
 from tests.test_view_overview import field
 
 pytestmark = pytest.mark.slow
@@ -30,20 +31,6 @@ def site(tmp_path_factory):
     return g, out, shots
 
 
-def label_boxes(v: Opened) -> list[dict]:
-    """Each drawn label's box on screen (page pixels), as vis-network measured it, and its font in px."""
-    return v.js("""(() => {
-        const net = kgView.network, s = net.getScale(), c = net.body.container.getBoundingClientRect();
-        return kgView.nodes.getIds().map(id => {
-            const m = net.body.nodes[id].labelModule, z = m.size;
-            const a = net.canvasToDOM({x: z.left, y: z.top}), b = net.canvasToDOM({x: z.left + z.width, y: z.top + z.height});
-            return {id: id, text: m.elementOptions.label, px: m.fontOptions.size * s,
-                    left: c.left + a.x, top: c.top + a.y, right: c.left + b.x, bottom: c.top + b.y,
-                    canvas: {left: c.left, top: c.top, right: c.right, bottom: c.bottom}};
-        });
-    })()""")
-
-
 def dark_share(png: bytes, box: dict) -> float:
     """The share of a label's box that is drawn in dark ink (its text)."""
     im = Image.open(io.BytesIO(png)).convert("L")
@@ -59,15 +46,7 @@ def test_the_concept_map_shows_every_label_legible_and_apart(site, browser):  # 
     boxes = label_boxes(v)
     assert len(boxes) >= 20 and all(b["right"] - b["left"] > 10 for b in boxes)  # measured, as drawn
     png = v.page.screenshot(path=str(shots / "overview-1250.png"))
-    for b in boxes:
-        assert b["px"] >= 9, b  # readable at the first zoom, without hovering or zooming in
-        c = b["canvas"]
-        assert b["left"] >= c["left"] - 1 and b["right"] <= c["right"] + 1, b  # all on screen
-        assert b["top"] >= c["top"] - 1 and b["bottom"] <= c["bottom"] + 1, b
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            apart = a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
-            assert apart, (a["text"], b["text"])
+    labels_apart_and_on_screen(boxes)  # readable at the first zoom, without hovering or zooming in
     # The labels are drawn: dark text fills part of each box, and none of the empty canvas.
     for b in sorted(boxes, key=lambda b: -b["px"])[:8]:
         assert dark_share(png, b) > 0.04, b

@@ -267,3 +267,21 @@ def test_a_neighbour_related_by_wording_alone_says_so_on_the_pages():
     assert js["shared"] == [] and js["note"] == NOTE_WORDING
     script = (Path(__file__).resolve().parent.parent / "kg/view/templates/kg-view.js").read_text(encoding="utf-8")
     assert "r.note ||" in script  # the panel shows the note where the shared concepts would be
+
+
+def test_a_paper_page_places_its_concepts_left_and_related_papers_right_in_rank_order():
+    from kg.view.paperlayout import ROW, layout
+
+    concepts = ["c-late", "c-first", "c-none", "c-mid"]
+    related = ["r1", "r2", "r3"]
+    shares = {"r1": ["c-first"], "r2": ["c-first", "c-mid"], "r3": ["c-late", "c-mid"]}
+    at = layout("p", concepts, related, shares)
+    assert set(at) == {"p", *concepts, *related}
+    assert all(at[c].x < 0 for c in concepts) and all(at[r].x > 0 for r in related)
+    assert [at[r].y for r in related] == sorted(at[r].y for r in related)  # rank order, top down
+    # Each concept at the mean rank of the related papers naming it; one none names comes last.
+    assert sorted(concepts, key=lambda c: at[c].y) == ["c-first", "c-mid", "c-late", "c-none"]
+    ys = sorted(at[c].y for c in concepts)
+    assert all(b - a == pytest.approx(ROW) for a, b in zip(ys, ys[1:]))  # a row each: no two labels meet
+    assert all(at["p"].y < p.y for n, p in at.items() if n != "p")  # the paper above both columns
+    assert list(layout("p", [], [], {})) == ["p"]  # a paper with no concept and no related paper: itself

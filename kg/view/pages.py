@@ -2,11 +2,13 @@
 paper, one concept.
 
 Each builder picks the nodes and edges worth drawing, lets pyvis hold them,
-and adds what the side panel needs (abstracts, related papers, links). The overview and the map
-are placed here (kg.view.conceptmap, kg.view.maplayout); the paper and concept pages are laid
-out by the browser's physics.
+and adds what the side panel needs (abstracts, related papers, links). The overview, the map and
+a paper's page are placed here (kg.view.conceptmap, kg.view.maplayout, kg.view.paperlayout); a
+concept's page is laid out by the browser's physics.
 """
 from __future__ import annotations
+
+import math
 
 from collections import Counter
 from collections.abc import Callable
@@ -128,13 +130,12 @@ def _mention_edge(b: _Builder, u: str, v: str) -> None:
     b.edge(u, v, title=f"{d['type']} ({d.get('mentions', 1)}× in the abstract)", width=1)
 
 
-def _related_edge(b: _Builder, u: str, row: RelatedPaper, faint: bool = False, rank: int | None = None) -> None:
+def _related_edge(b: _Builder, u: str, row: RelatedPaper, faint: bool = False) -> None:
     names = ", ".join(s.name for s in row.shared[:4]) or row.note or NOTE_WORDING
-    extra = {"label": f"#{rank}", "font": {"size": 11, "color": "#0072B2", "strokeWidth": 3}} if rank else {}
     # Faint in the overview, where hundreds of them would drown the paper-concept edges.
     b.edge(u, row.id, dashes=True, width=(1 if faint else 1 + 4 * min(row.score, 1.0)),
            color={"color": "#6ea8d8", "opacity": 0.35 if faint else 0.8},
-           title=f"related, score {row.score:.3f}: {names}", **extra)
+           title=f"related, score {row.score:.3f}: {names}")
 
 
 def related_json(g: nx.DiGraph, rows: list[RelatedPaper], prefix: str,
@@ -301,18 +302,51 @@ def paper_view(g: nx.DiGraph, corpus: str, pid: str, related: dict[str, list[Rel
         _statement_edge(b, u, v, phrases)
     mine_set = set(mine)
     for rank, row in enumerate(rows, 1):
-        b.node(row.id, value=8 + 20 * row.score)
-        _related_edge(b, pid, row, rank=rank)
+        # The rank heads the title: the column reads as the list in the side panel.
+        b.node(row.id, value=8 + 20 * row.score, label=f"{rank}. {clip(g.nodes[row.id].get('title') or row.id, 42)}")
+        _related_edge(b, pid, row)
         for e in _entities_of_paper(g, row.id):
             if e in mine_set:
                 _mention_edge(b, row.id, e)
+    _place_paper_page(b, pid, mine, rows)
     title = g.nodes[pid].get("title") or pid
     d = g.nodes[pid]
     meta = [x for x in (", ".join(d.get("authors") or []), d.get("venue"), d.get("year") and str(d.get("year"))) if x]
     subtitle = " · ".join(meta + [f"id {pid}", f"{len(mine)} concepts", f"{len(rows)} related papers"])
+    options = _options(len(b.net.nodes))
+    options["physics"] = {"enabled": False}  # placed by kg.view.paperlayout
     return Page(kind="paper", heading=title, subtitle=subtitle, corpus=corpus, nodes=b.net.nodes,
-                edges=b.net.edges, options=_options(len(b.net.nodes)), legend=b.legend(), search=b.search(),
+                edges=b.net.edges, options=options, legend=b.legend(), search=b.search(),
                 related={pid: related_json(g, rows, "", has_page)}, pages={r.id: b.href(r.id) for r in rows}, focus=pid)
+
+
+def _place_paper_page(b: _Builder, pid: str, mine: list[str], rows: list[RelatedPaper]) -> None:
+    """Fixed places (kg.view.paperlayout) and sizes that fit its rows; what the abstract states between
+    two of its concepts, which stand in one column, is drawn as an arc beside the column."""
+    from kg.view.paperlayout import ROW, layout
+
+    g = b.g
+    mine_set = set(mine)
+    shares = {r.id: [e for e in _entities_of_paper(g, r.id) if e in mine_set] for r in rows}
+    placed = layout(pid, mine, [r.id for r in rows], shares)
+    score = {r.id: r.score for r in rows}
+    biggest = ROW / 2 - 12  # a node and the label under it stay inside their row
+    for node in b.net.nodes:
+        at = placed.get(node["id"])
+        if at is None:
+            continue
+        node.pop("value", None)
+        if node["id"] == pid:
+            size = biggest + 4
+        elif node["id"] in score:
+            size = 8 + (biggest - 8) * min(max(score[node["id"]], 0.0), 1.0)
+        else:
+            size = min(biggest, 6 + 2.5 * math.log2(1 + g.nodes[node["id"]].get("papers", 1)))
+        node.update(x=at.x, y=at.y, size=round(size, 1), physics=False)
+    for edge in b.net.edges:
+        if edge["from"] in mine_set and edge["to"] in mine_set:
+            down = placed[edge["from"]].y < placed[edge["to"]].y
+            edge["smooth"] = {"enabled": True, "type": "curvedCW" if down else "curvedCCW", "roundness": 0.5}
 
 
 def paper_statements(b: _Builder, pid: str, mine: list[str]) -> list[dict]:

@@ -57,11 +57,28 @@
   var view = window.kgView = {network: network, nodes: nodes, edges: edges, ready: false,
                               find: find, setTypeVisible: setTypeVisible, showDetails: showDetails};
 
+  // vis-network fits the nodes, not their labels: zoom out, about the same centre, until every
+  // label is on screen too (a paper page's right-hand column of titles ran off the canvas).
+  function fitLabels() {
+    network.redraw();  // draws now, which measures the labels
+    var c = container.getBoundingClientRect(), s = network.getScale(), mid = network.getViewPosition(), need = 1;
+    if (!c.width || !c.height) return;
+    nodes.getIds().forEach(function (id) {
+      var n = network.body.nodes[id], z = n && n.labelModule && n.labelModule.size;
+      if (!z || !z.width) return;
+      var dx = Math.max(Math.abs(z.left - mid.x), Math.abs(z.left + z.width - mid.x));
+      var dy = Math.max(Math.abs(z.top - mid.y), Math.abs(z.top + z.height - mid.y));
+      need = Math.max(need, dx * s / (c.width / 2 - 4), dy * s / (c.height / 2 - 4));
+    });
+    if (need > 1) network.moveTo({position: mid, scale: s / need});
+  }
+
   function settled() {
     // Stop the simulation once laid out: nodes stay where they are (no endless jiggling).
     network.setOptions({physics: false});
     if (KG.focus && byId[KG.focus]) network.selectNodes([KG.focus]);
     network.fit({maxZoomLevel: 1.2});
+    fitLabels();
     document.getElementById("loading").classList.add("done");
     // After the rest of this script has run (the details panel exists by then).
     setTimeout(function () { fromHash(); view.ready = true; }, 0);
