@@ -29,8 +29,8 @@ from _common import ROOT, report
 from kg.corpus import Corpus, read_corpus  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
 from kg.records import Extraction, Mention  # noqa: E402
-from kg.analysis.related import ConceptIndex, related_all  # noqa: E402
-from kg.concepts.resolve import resolve  # noqa: E402
+from kg.analysis.related import ConceptIndex, Weights, related_all  # noqa: E402
+from kg.concepts import find_concepts  # noqa: E402
 
 COMMUNITIES = {
     "vision": ("CVPR", "ICCV", "ECCV"),
@@ -113,7 +113,7 @@ def main() -> None:
         extractions, _ = extract_corpus(corpus, opts)
         graph_kind = "extracted (kg.extract.Extractor, KeyBERT %s)" % ("off" if args.no_keybert else "on")
     t_extract = time.perf_counter() - t0
-    g = build_graph(papers, extractions, resolve(papers, extractions))
+    g = build_graph(papers, extractions, find_concepts(papers, extractions))  # as `kg build` builds it
     comm = {p.id: community(p.id) for p in papers}
     ids = [p.id for p in papers]
     k = args.k
@@ -125,6 +125,9 @@ def main() -> None:
     unexplained = sum(1 for p in ids for r in rows[p] if not r.shared)
     # The concept score alone: what a build without the abstracts' vectors ranks by.
     concepts = {p: [r.id for r in rs] for p, rs in ConceptIndex.from_graph(g, dense=False).related_all(k).items()}
+    # Without the cosine floor of wording-only neighbours (WORDING_COSINE_MIN).
+    no_floor = {p: [r.id for r in rs]
+                for p, rs in ConceptIndex.from_graph(g, weights=Weights(floor=-2.0)).related_all(k).items()}
 
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.metrics.pairwise import cosine_similarity
@@ -161,6 +164,7 @@ def main() -> None:
         "key_concepts_per_paper": round(sum(len(e.key_concepts) for e in extractions) / max(len(ids), 1), 2),
         "precision_at_k": {"kg": round(precision(kg, comm, k), 4),
                            "kg_concepts": round(precision(concepts, comm, k), 4),
+                           "kg_without_floor": round(precision(no_floor, comm, k), 4),
                            "tfidf": round(precision(tf, comm, k), 4),
                            **({"dense_minilm": round(precision(dense, comm, k), 4)} if dense else {}),
                            "random": round(sum(rand) / len(rand), 4)},
