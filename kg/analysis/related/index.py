@@ -53,23 +53,19 @@ concepts alone, every paper alike. docs/related.md has the benchmark.
 """
 from __future__ import annotations
 
-import math
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import networkx as nx
 
 from kg import schema
-from kg.analysis.related import phrases
 from kg.analysis.related.facets import facet_type, facet_vectors, ranks_by_facet
+from kg.analysis.related.reading import read_concepts
 from kg.errors import KgError
-from kg.graph import papers_of
 from kg.graph.vectors import PaperVectors
-from kg.graph.vectors import of_graph as vectors_of_graph
 
-KEY_CONCEPT = "Concept"  # the type shown for concepts only KeyBERT proposed
 # A neighbour of ``related`` that shares no specific concept (the floor below lets it in) is noted so.
 NOTE_WORDING = "similar wording"
 # With vectors, ``related``/``related_all`` (and so the stored RELATED_TO links and the pages) leave out
@@ -100,13 +96,6 @@ class Weights:
     floor: float = WORDING_COSINE_MIN  # a neighbour sharing no specific concept needs this cosine
 
 
-W_KEY_CONCEPT = 0.8  # KeyBERT phrases are less certain than typed entities
-
-# A concept more than this share of the papers have (and more than BROAD_MIN) is *broad*: it
-# adds to a score but cannot explain a link alone ("generation" in 7 of 19 papers).
-BROAD_SHARE = 0.2
-BROAD_MIN = 4
-
 
 @dataclass(frozen=True, slots=True)
 class SharedConcept:
@@ -135,11 +124,6 @@ class RelatedPaper:
             out["note"] = self.note
         return out
 
-
-
-def idf(n: int, df: int) -> float:
-    """Inverse document frequency of a concept in ``df`` of ``n`` papers (scikit-learn's smooth IDF)."""
-    return math.log((1 + n) / (1 + df)) + 1.0
 
 
 @dataclass
@@ -191,143 +175,12 @@ class ConceptIndex:
         With vectors, a facet not in facets.RANKED_BY_FACET ranks as no facet (``ranking``, an index
         of every concept) and gives the facet's concepts as reasons; ``own_terms`` overrides that
         table (a benchmark comparing the two). ``weights``: the ranking's, by default the measured ones."""
-        facet = facet_type(by)
-        mention_types = {schema.MENTION_REL[facet]} if facet else set(schema.MENTION_REL.values())
-        strengths: dict[str, dict[str, float]] = {}
-        name_votes: dict[str, dict[str, float]] = {}
-        type_votes: dict[str, dict[str, int]] = {}
-        titles = {}
-        entities: dict[str, str] = {}
-        words_of = phrases.memo_reader()
-        same = phrases.alias_keys(g, words_of)
-        # An entity is read once however many papers mention it, a repeated key phrase likewise;
-        # the memo lives as long as this index is built, not the process. (This loop runs for
-        # every mention of the corpus: plain dicts, not Counters, whose missing keys cost a call.)
-        derived: dict[tuple[str, tuple[str, ...]], list[tuple[str, float, str, bool]]] = {}
-        entity_keys: dict[str, str] = {}
-        headed: set[str] = set()  # concepts some phrase of the corpus has as its head or whole
-        generic: set[str] = set()  # the keys of generic entities (kg.concepts.specificity)
-        # What generic entities' names and aliases imply (the concepts they name, and those broader
-        # ones: "language processing" of "natural language processing"), and every other entity's
-        # name and aliases: such a concept is generic too unless another entity names it. So is an
-        # alias two generic entities share ("natural language processing" of "NLP" and "NLP
-        # applications"), which stays its own concept (phrases.alias_keys).
-        generic_derived: set[str] = set()
-        named: set[str] = set()
-        facet_keys: set[str] = set()  # with ``by``: the concepts the facet's entities imply
-        later: list[tuple[str, Callable[..., None]]] = []  # with ``by``: papers whose key phrases wait
-
-        def concepts_of(phrase: str, aliases: Iterable[str]) -> list[tuple[str, float, str, bool]]:
-            form = (phrase, tuple(aliases))
-            found = derived.get(form)
-            if found is None:
-                found = derived[form] = [(same.get(k, k), *v) for k, v in phrases.derive(*form, words_of).items()]
-                headed.update(key for key, _, _, is_headed in found if is_headed)
-            return found
-
-        for pid in papers_of(g):
-            data = g.nodes[pid]
-            titles[pid] = data.get("title") or pid
-            feats: dict[str, float] = {}
-
-            def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = (), times: int = 1,
-                    feats: dict[str, float] = feats, only: set[str] | None = None) -> None:
-                vote = 2 if ctype != KEY_CONCEPT else 1
-                for key, w, surface, is_headed in concepts_of(phrase, aliases):
-                    if only is not None and key not in only:
-                        continue
-                    # Independent evidence accumulates (noisy-or): a word heading three phrases,
-                    # or an entity named three times, is more surely what the paper is about.
-                    feats[key] = 1.0 - (1.0 - feats.get(key, 0.0)) * (1.0 - min(w * scale, 0.999)) ** times
-                    # The display name of a concept is its commonest surface form as a head:
-                    # "sample complexity" names the stem complex, "complex problems" only uses it.
-                    names = name_votes.get(key)
-                    if names is None:
-                        names = name_votes[key] = {}
-                    names[surface] = names.get(surface, 0.0) + (1.0 if is_headed else 0.001)
-                    kinds = type_votes.get(key)
-                    if kinds is None:
-                        kinds = type_votes[key] = {}
-                    kinds[ctype] = kinds.get(ctype, 0) + vote
-
-            for eid, edata in _stated(g, pid, mention_types):
-                ent = g.nodes[eid]
-                if eid not in entity_keys:
-                    entity_keys[eid] = phrases.concept_key(ent.get("name") or "", words_of)
-                    if ent.get("level") == schema.GENERIC:
-                        generic.add(entity_keys[eid])
-                        generic_derived.update(key for key, _, _, is_headed in concepts_of(
-                            ent.get("name") or eid, ent.get("aliases") or ()) if is_headed)
-                    else:
-                        named.add(entity_keys[eid])
-                        named.update(phrases.concept_key(a, words_of) for a in ent.get("aliases") or ())
-                entities.setdefault(entity_keys[eid], eid)
-                add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
-                    times=max(1, int(edata.get("mentions") or 1)))
-            if facet:
-                facet_keys.update(feats)
-                later.append((pid, add))
-            else:
-                for phrase in data.get("key_concepts") or ():
-                    add(phrase, KEY_CONCEPT, W_KEY_CONCEPT)
-            strengths[pid] = feats
-        # One facet: a key phrase counts where it names a concept of that facet ("neural machine
-        # translation" is a method where some method entity of the corpus implies it).
-        for pid, add in later:
-            for phrase in g.nodes[pid].get("key_concepts") or ():
-                add(phrase, KEY_CONCEPT, W_KEY_CONCEPT, only=facet_keys)
-        later.clear()
-
-        # What the index keeps is made after what it no longer needs is let go (and each paper's
-        # vector as its strengths are): freed memory mostly stays with the process, so it is
-        # reused rather than added to (at 100k papers the votes alone are hundreds of MB).
-        derived.clear()
-        entity_keys.clear()
-        words_of = phrases.read  # lets go of the memo
-        df: Counter = Counter()
-        for feats in strengths.values():
-            # A word only ever seen modifying others ("complex", "theoretical") is no concept.
-            df.update(c for c in feats if c in headed)
-        n = len(strengths)
-        # Only a concept of two papers or more is ever shared, so only those are described: in a
-        # large corpus they are about one in eight (100k papers: 112k of 917k).
-        df = Counter({c: k for c, k in df.items() if k > 1})
-        # A concept of the concept stage is shown by the name and type the stage gave it ("BERT",
-        # not the long form key phrases spell out); another by its commonest form and the type
-        # most of its phrases have (the first of the most voted).
-        names = {c: (g.nodes[entities[c]].get("name") if c in entities else None)
-                 or phrases.display_name(name_votes.get(c, {})) or c for c in df}
-        types = {c: (g.nodes[entities[c]].get("type") if c in entities else None)
-                 or max(type_votes[c], key=type_votes[c].get) for c in df}
-        entities = {c: e for c, e in entities.items() if c in df}
-        name_votes.clear()
-        type_votes.clear()
-        headed.clear()
-        vectors, norms = {}, {}
-        postings: dict[str, list[str]] = defaultdict(list)
-        for pid in list(strengths):
-            feats = strengths.pop(pid)
-            vec = {
-                c: w * math.sqrt(idf(n, df[c]))  # so a shared concept adds w_a * w_b * idf
-                for c, w in feats.items()
-                if c in df  # a concept of one paper explains nothing
-            }
-            vectors[pid] = vec
-            norms[pid] = math.sqrt(sum(x * x for x in vec.values())) or 1.0
-            for c in vec:
-                postings[c].append(pid)
-        limit = max(n * BROAD_SHARE, BROAD_MIN)
-        named = {same.get(c, c) for c in named}
-        generic = frozenset(same.get(c, c) for c in generic | generic_derived if same.get(c, c) not in named
-                            or c in generic) & df.keys()
-        unnamed = frozenset(c for c in df if c not in entities and len(names[c].split()) == 1)
-        broad = frozenset(c for c in df if df[c] > limit) | generic
-        paper_vectors = _paper_vectors(g) if dense else None
-        index = cls(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, unnamed,
-                    paper_vectors, weights=weights or Weights())
-        if facet and paper_vectors is not None:
-            if own_terms if own_terms is not None else ranks_by_facet(by):  # type: ignore[arg-type]
-                index.facet_vectors = facet_vectors(g, paper_vectors.ids, schema.MENTION_REL[facet])
+        read = read_concepts(g, by, dense)
+        index = cls(read.titles, read.vectors, read.norms, read.df, read.names, read.types, read.entities,
+                    read.postings, read.broad, read.generic, read.unnamed, read.dense, weights=weights or Weights())
+        if by is not None and read.dense is not None:
+            if own_terms if own_terms is not None else ranks_by_facet(by):
+                index.facet_vectors = facet_vectors(g, read.dense.ids, schema.MENTION_REL[facet_type(by)])
             else:
                 index.ranking = cls.from_graph(g, None, dense, weights)
         return index
@@ -572,33 +425,6 @@ def fuse(cosine, concepts, facet=None, weights: Weights | None = None):
     if facet is None:
         return (cosine + w.concepts * concepts) / (1.0 + w.concepts)
     return (cosine + w.concepts * concepts + w.facet * facet) / (1.0 + w.concepts + w.facet)
-
-
-def _paper_vectors(g: nx.DiGraph) -> PaperVectors | None:
-    """The abstracts' vectors of every paper of ``g``, in the graph's order, or None when some paper
-    has none (a build made before vectors were kept, then added to): ranked by concepts alone."""
-    found = vectors_of_graph(g)
-    if found is None:
-        return None
-    pids = papers_of(g)
-    found = found.subset(pids)
-    return found if len(found) == len(pids) else None
-
-
-def _stated(g: nx.DiGraph, pid: str, rels: set[str]) -> list[tuple[str, dict]]:
-    """(entity id, edge data) of the mentions of ``rels`` types paper ``pid`` makes, but for an
-    entity written only inside another mention of the paper: "dependency parsing" inside
-    "multilingual dependency parsing" (kg.concepts.broader), a name inside a longer one. The
-    ranking derives those itself from the longer phrase (``phrases.derive``); read twice, they would
-    count twice."""
-    edges = [(eid, d) for _, eid, d in g.out_edges(pid, data=True) if d.get("type") in rels]
-    spans = [(a, b) for _, d in edges for a, b in zip(d.get("span_starts") or (), d.get("span_ends") or ())]
-
-    def inside(a: int, b: int) -> bool:
-        return any(a2 <= a and b <= b2 and (a2, b2) != (a, b) for a2, b2 in spans)
-
-    return [(eid, d) for eid, d in edges
-            if not d.get("span_starts") or not all(inside(a, b) for a, b in zip(d["span_starts"], d.get("span_ends") or ()))]
 
 
 def _top(scores, pids: tuple[str, ...] | list[str], k: int) -> list[int]:
