@@ -318,3 +318,30 @@ def test_a_word_that_names_no_concept_is_no_reason():
     # Ranked by concepts alone (no vectors), the shared words are the reasons.
     bare = ConceptIndex.from_graph(g, dense=False)
     assert [s.name for s in bare.related("a", k=3)[0].shared] == ["sentences"]
+
+
+@pytest.mark.parametrize("close", [False, True])
+def test_a_link_resting_on_a_single_word_naming_no_node_shows_it_unless_the_wording_is_close(close):
+    # a and b share only the word "speech" (heading their key phrases "noisy speech", "clean speech"),
+    # which names no node of the graph. Below the cosine floor the link rests on that word, and the
+    # word is its reason; above it, the abstracts' wording alone would list b: "similar wording".
+    vectors = {"a": unit(1, 0.1), "b": unit(1, 0.2) if close else unit(0.3, 1), "c": unit(0, 0, 1),
+               "d": unit(0, 0, 0, 1), "e": unit(0, 0, 0, 0, 1)}
+    keys = {"a": ["noisy speech"], "b": ["clean speech"], "c": [], "d": [], "e": []}
+    ents = {"a": ("beam search", "Method"), "b": ("galaxy survey", "Dataset"), "c": ("robot control", "Task"),
+            "d": ("protein folding", "Task"), "e": ("image retrieval", "Task")}
+    papers, exs = [], []
+    for pid in vectors:
+        p = paper(pid, f"Paper {pid}. {ents[pid][0]}. " + ". ".join(keys[pid]) + ".", title=f"Paper {pid}")
+        ex = extraction(p, ents[pid], key_concepts=[(k, 0.5) for k in keys[pid]])
+        papers.append(p)
+        exs.append(dataclasses.replace(ex, embedding=to_bytes(vectors[pid])))
+    g = build_graph(papers, exs, resolve(papers, exs))
+    index = ConceptIndex.from_graph(g)
+    assert (index.cosine("a", "b") >= WORDING_COSINE_MIN) == close and index.concept_score("a", "b") > 0
+    (row,) = [r for r in related(g, "a", k=4) if r.id == "b"]
+    if close:
+        assert row.shared == () and row.note == NOTE_WORDING
+    else:
+        assert [(s.name, s.type) for s in row.shared] == [("speech", "Concept")] and row.note == ""
+    assert related_all(g, k=4)["a"] == related(g, "a", k=4)

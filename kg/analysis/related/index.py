@@ -43,11 +43,12 @@ kg.graph.vectors). When every paper of the graph has one, the ranking is
 
 over every other paper, ``score`` being the concept score above (0 for a pair sharing no specific
 concept): dense similarity finds the papers on the same subject however they word it, the
-concepts add what they name in common and explain it. A neighbour sharing no specific concept,
-or none but single words naming no node of the graph ("sentences", derived from "long source
-sentences": ``unnamed``), lists no reasons and is noted NOTE_WORDING, and is listed only when
-the cosine is at least WORDING_COSINE_MIN (so a paper may have fewer than k neighbours;
-``rank_among`` keeps them all). A graph some of whose papers have no vector
+concepts add what they name in common and explain it. A neighbour sharing no specific concept
+lists no reasons and is noted NOTE_WORDING, and is listed only when the cosine is at least
+WORDING_COSINE_MIN (so a paper may have fewer than k neighbours; ``rank_among`` keeps them all).
+Single words naming no node of the graph ("sentences", derived from "long source sentences":
+``unnamed``) count in the score; they are shown as reasons only where the link rests on them, the
+cosine below that floor, and a neighbour sharing nothing else above it is noted NOTE_WORDING. A graph some of whose papers have no vector
 (extracted with --no-keybert, or added to a build made before vectors were kept) is ranked by
 concepts alone, every paper alike. docs/related.md has the benchmark.
 """
@@ -144,8 +145,9 @@ class ConceptIndex:
     generic: frozenset[str] = frozenset()
     # Single words that name none of the concept stage's concepts ("datasets", "neural",
     # "sentences", "English"), which the ranking derives from phrases: they add to a score and may
-    # let a link exist, but with vectors are not shown as reasons; a neighbour with nothing else
-    # to show is noted NOTE_WORDING, which is what such a link rests on.
+    # let a link exist. With vectors they are shown as reasons only where the abstracts' cosine is
+    # below the floor (the link rests on them); above it a neighbour with nothing else to show is
+    # noted NOTE_WORDING, which is then what the link rests on.
     unnamed: frozenset[str] = frozenset()
     # The abstracts' unit vectors (kg.graph.vectors), one for every paper, or None: then the
     # ranking is the concept score alone (module doc, "Fusion").
@@ -230,10 +232,13 @@ class ConceptIndex:
         """The row of ``other`` ranked against ``pid``, given their concepts' ``contrib``utions."""
         explained = self.explains(contrib)
         concepts = sum(contrib.values()) if explained else 0.0
-        shared = self._explain(contrib, max_shared) if explained else ()
         if self.dense is None:
-            return RelatedPaper(other, self.titles[other], concepts, shared)
+            return RelatedPaper(other, self.titles[other], concepts,
+                                self._explain(contrib, max_shared) if explained else ())
         cos = self.cosine(pid, other) if cosine is None else cosine
+        # Single words naming no node are shown where the link rests on them: below the cosine floor
+        # the wording is not close enough to list the paper alone, so "similar wording" would not say why.
+        shared = self._explain(contrib, max_shared, words=cos < self.weights.floor) if explained else ()
         score = fuse(cos, concepts, self.facet_cosine(pid, other), self.weights)
         return RelatedPaper(other, self.titles[other], score, shared, "" if shared else NOTE_WORDING)
 
@@ -372,8 +377,9 @@ class ConceptIndex:
                                 for j in ranked]
         return out
 
-    def _explain(self, contrib: dict[str, float], limit: int) -> tuple[SharedConcept, ...]:
-        """The shared concepts, most informative first, without ones a shown concept contains."""
+    def _explain(self, contrib: dict[str, float], limit: int, words: bool = False) -> tuple[SharedConcept, ...]:
+        """The shared concepts, most informative first, without ones a shown concept contains;
+        ``words``: single words naming no node too, which with vectors are otherwise left out."""
         # Most informative first; on a tie the more specific (longer) concept. Plain tuples sort
         # in C: this runs for every stored related pair, millions of times at 100k papers.
         order = sorted([(-round(v, 9), -len(c), c) for c, v in contrib.items()])
@@ -381,7 +387,7 @@ class ConceptIndex:
         padded: list[str] = []
         # With the abstracts' vectors, a link resting only on words naming no concept is shown as
         # "similar wording" (``unnamed``); ranked by concepts alone, those words are its reasons.
-        hidden = self.unnamed if self.dense is not None else frozenset()
+        hidden = self.unnamed if self.dense is not None and not words else frozenset()
         for _, _, c in order:
             if c in self.generic or c in hidden:
                 continue
