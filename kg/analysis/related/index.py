@@ -1,9 +1,9 @@
-"""The concept index: every paper's concepts, and the ranking of papers by those they share.
+"""The concept index: the ranking of papers by the concepts they share and their abstracts' vectors.
 
-A paper's *concepts* come from the graph alone: the entities it mentions
-(Method, Task, Dataset, Metric) and the KeyBERT key phrases stored on its
-Paper node. Exact entity names are rarely shared between abstracts, so each
-phrase is also canonicalised into the concepts it implies (see ``_derive``):
+A paper's *concepts* come from the graph alone (kg.analysis.related.reading): the entities it
+mentions (Method, Task, Dataset, Metric) and the KeyBERT key phrases stored on its Paper node.
+Exact entity names are rarely shared between abstracts, so each phrase is also canonicalised into
+the concepts it implies (kg.analysis.related.phrases):
 
 * its key: case, plural, a leading determiner and word endings folded
   (Snowball stems: "parsing"/"parse", "translation"/"translate" meet);
@@ -48,9 +48,10 @@ lists no reasons and is noted NOTE_WORDING, and is listed only when the cosine i
 WORDING_COSINE_MIN (so a paper may have fewer than k neighbours; ``rank_among`` keeps them all).
 Single words naming no node of the graph ("sentences", derived from "long source sentences":
 ``unnamed``) count in the score; they are shown as reasons only where the link rests on them, the
-cosine below that floor, and a neighbour sharing nothing else above it is noted NOTE_WORDING. A graph some of whose papers have no vector
-(extracted with --no-keybert, or added to a build made before vectors were kept) is ranked by
-concepts alone, every paper alike. docs/related.md has the benchmark.
+cosine below that floor, and a neighbour sharing nothing else above it is noted NOTE_WORDING. A
+graph some of whose papers have no vector (extracted with --no-keybert, or added to a build made
+before vectors were kept) is ranked by concepts alone, every paper alike. docs/related.md has the
+benchmark.
 """
 from __future__ import annotations
 
@@ -97,7 +98,6 @@ class Weights:
     floor: float = WORDING_COSINE_MIN  # a neighbour sharing no specific concept needs this cosine
 
 
-
 @dataclass(frozen=True, slots=True)
 class SharedConcept:
     name: str
@@ -112,7 +112,7 @@ class RelatedPaper:
     title: str
     score: float
     shared: tuple[SharedConcept, ...]
-    note: str = ""  # for a paper ranked by ``rank_among`` that shares no specific concept: NOTE_WORDING or NOTE_NOTHING
+    note: str = ""  # a row listing no reason: NOTE_WORDING (or, from ``rank_among``, NOTE_NOTHING)
 
     def to_json(self) -> dict:
         out = {
@@ -126,13 +126,12 @@ class RelatedPaper:
         return out
 
 
-
 @dataclass
 class ConceptIndex:
     """The concept vectors of every paper of a graph."""
 
     titles: dict[str, str]
-    vectors: dict[str, dict[str, float]]  # paper -> concept -> w * idf
+    vectors: dict[str, dict[str, float]]  # paper -> concept -> w * sqrt(idf)
     norms: dict[str, float]
     df: Counter
     names: dict[str, str]  # concept key -> display name
