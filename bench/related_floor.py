@@ -71,7 +71,8 @@ def main() -> None:
     rows = rel.ConceptIndex.from_graph(g, weights=rel.Weights(floor=-2.0)).related_all(args.k)
     at = {p: i for i, p in enumerate(ids)}
     # Wording-only as the floor reads it: no specific concept shared (concept score 0). A neighbour
-    # sharing only single words that name no node has a concept score, shows no reasons, and stays.
+    # sharing only single words that name no node has a concept score and stays (below the floor
+    # those words are its reasons).
     listed = [(at[p], at[r.id], index.concept_score(p, r.id) > 0) for p, rs in rows.items() for r in rs]
     lc = np.array([cos[i, j] for i, j, _ in listed])
     ls = np.array([track[i] == track[j] for i, j, _ in listed])
