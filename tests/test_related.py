@@ -479,3 +479,28 @@ def test_an_alias_only_generic_entities_share_explains_no_link():
             d["level"] = "generic"  # as the concept stage rates a field's name
             d.setdefault("aliases", []).append("natural language processing")
     assert related(g, "a", k=5) == []
+
+
+def test_describing_words_name_no_concept():
+    # "previous models", "downstream tasks" and "new datasets" say how a paper writes, not what it
+    # is about: two papers whose key phrases share only those are not related.
+    writing = ["previous models", "downstream tasks", "new datasets"]
+    g = corpus_graph({
+        "a": ("One", [("galaxy survey", "Dataset")], writing),
+        "b": ("Two", [("robot control", "Task")], writing),
+        "c": ("Three", [("speech synthesis", "Task")], []),
+    })
+    assert related(g, "a", k=5) == []
+
+
+def test_a_name_cut_to_its_modifier_is_not_the_name_of_the_shared_concept():
+    # "task-oriented evaluation" without its generic word is "task-oriented", the concept every
+    # "task-oriented ..." phrase implies; a link resting on it must not read as evaluation.
+    g = corpus_graph({
+        "a": ("One", [("task-oriented evaluation", "Task")], []),
+        "b": ("Two", [("task-oriented dialogue", "Task")], []),
+        "c": ("Three", [("task-oriented parsing", "Task")], []),
+        "d": ("Four", [("galaxy survey", "Dataset")], []),
+    })
+    (row, _) = related(g, "b", k=5)
+    assert [s.name for s in row.shared] == ["task-oriented"]

@@ -22,7 +22,7 @@ import snowballstemmer
 from kg.graph import entities_of
 from kg.text.normalize import singular
 from kg.text.words import DETERMINERS
-from kg.text.words import NO_CONCEPT_ALONE as GENERIC
+from kg.text.words import NO_CONCEPT_ALONE, NOT_A_MENTION
 
 # Strength of each way a paper comes to have a concept.
 W_PHRASE = 1.0  # the entity / key phrase itself, or an alias of it
@@ -32,6 +32,9 @@ _STOP = frozenset(
     """a an the of for in on with from to by using via and or as at into over under
     between through than its their our this that these those is are be we""".split()
 )
+# Words that name no concept alone: the generic nouns and adjectives of scientific writing, and
+# the describing words no mention is made of alone ("previous", "downstream", "datasets").
+GENERIC = NO_CONCEPT_ALONE | NOT_A_MENTION
 _SPLIT_PREP = re.compile(r"\s+(?:of|for|in|on|with|from|to|by|using|via|over|under)\s+", re.I)
 _WORD = re.compile(r"[\w][\w\-+.']*[\w+]|[\w]")
 _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
@@ -118,7 +121,7 @@ def derive(phrase: str, aliases: Iterable[str] = (), words_of: Reader = read) ->
     for form in (phrase, *aliases):
         put(canonical(words_of(form)), W_PHRASE)
         key = concept_key(form, words_of)
-        if key in out:  # the phrase itself is shown as written, brackets and all
+        if key in out and names_its_concept(form, words_of):  # shown as written, brackets and all
             out[key] = (out[key][0], " ".join(form.split()), out[key][2])
     parts = [words_of(p) for p in _SPLIT_PREP.split(phrase.strip())]
     for words in parts:
@@ -130,7 +133,7 @@ def derive(phrase: str, aliases: Iterable[str] = (), words_of: Reader = read) ->
         whole = words
         while len(words) > 1 and words[-1].low in GENERIC:
             words = words[:-1]
-        tail = " ".join(x.surface for x in whole[len(words):])
+        tail = " ".join(x.surface for x in whole[len(words):]) if _shows_tail(whole, words) else ""
         same = len(parts) == 1 and (len(words) == full or _size(words) > 1)
         for j in range(len(words)):
             put(words[j:], W_PHRASE if (j == 0 and same) else W_BROADER, tail)
@@ -153,6 +156,21 @@ def _size(words: tuple[Word, ...]) -> int:
     """How many words ``words`` are, a hyphenated compound counted as its parts: "fact-checking
     systems" is "fact checking systems", whose concept is "fact checking", as it is unhyphenated."""
     return sum(1 + w.stem.count(" ") for w in words)
+
+
+def names_its_concept(form: str, words_of: Reader = read) -> bool:
+    """Whether ``form`` can stand for its concept (``canonical``): it is the concept's words, or
+    those and one generic word after two words or more ("large language models" for "large
+    language"). "task-oriented evaluation" and "large-scale real-world scenarios" key the concepts
+    "task-oriented" and "large-scale", which every "task-oriented ..." phrase implies: shown by
+    those names, they would be the reasons of links sharing only the modifier."""
+    words = words_of(form)
+    return _shows_tail(words, canonical(words))
+
+
+def _shows_tail(whole: tuple[Word, ...], core: tuple[Word, ...]) -> bool:
+    cut = len(whole) - len(core)
+    return cut == 0 or (cut == 1 and len(core) > 1)
 
 
 def concept_key(form: str, words_of: Reader = read) -> str:

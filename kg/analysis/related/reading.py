@@ -121,7 +121,8 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
                 else:
                     named.add(entity_keys[eid])
                     named.update(phrases.concept_key(a, words_of) for a in ent.get("aliases") or ())
-            entities.setdefault(entity_keys[eid], eid)
+            if phrases.names_its_concept(ent.get("name") or "", words_of):
+                entities.setdefault(entity_keys[eid], eid)
             add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
                 times=max(1, int(edata.get("mentions") or 1)))
         if facet:
