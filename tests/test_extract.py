@@ -127,7 +127,13 @@ def test_batching_and_workers_do_not_change_output():
     assert one == many
     # Two spaCy processes (the tagger included) give the very same extractions, in input order.
     # (a generator: a short list is run in one process)
+    import torch
+
+    threads = torch.get_num_threads()
     two = list(Extractor(use_keybert=True, workers=2).extract(p for p in papers))
+    # This process ran its part (the document vectors) on one thread beside the workers, and has
+    # its threads back once they are done.
+    assert torch.get_num_threads() == threads
     assert two == list(Extractor(use_keybert=True, workers=1).extract(papers))
     assert [e.paper_id for e in two] == [p.id for p in papers]
 
