@@ -504,3 +504,69 @@ def test_a_name_cut_to_its_modifier_is_not_the_name_of_the_shared_concept():
     })
     (row, _) = related(g, "b", k=5)
     assert [s.name for s in row.shared] == ["task-oriented"]
+
+
+def _alias(g, name: str, *aliases: str) -> None:
+    """Give the entity named ``name`` more aliases, as resolution would have."""
+    for _, d in g.nodes(data=True):
+        if d.get("name") == name:
+            d["aliases"] = [*(d.get("aliases") or ()), *aliases]
+
+
+def test_an_alias_keying_another_entitys_name_leaves_that_concept_to_it():
+    # "NMT training" has the alias "neural machine translation training", which keys "neural machine
+    # translation" (its generic word off): the concept stays the NMT node's, for every paper naming it.
+    g = corpus_graph({
+        "a": ("One", [("neural machine translation", "Task")], []),
+        "b": ("Two", [("neural machine translation", "Task")], []),
+        "c": ("Three", [("NMT training", "Method")], []),
+        "d": ("Four", [("galaxy survey", "Dataset")], []), "e": ("Five", [("robot control", "Task")], []),
+        "f": ("Six", [("speech synthesis", "Task")], []),
+    })
+    _alias(g, "NMT training", "neural machine translation training")
+    (row, *_) = related(g, "a", k=5)
+    assert row.id == "b" and [s.name for s in row.shared] == ["neural machine translation"]
+
+
+def test_an_alias_two_entities_share_links_neither():
+    # Two papers each defined "ED": one as encoder-decoder, one as event detection.
+    g = corpus_graph({
+        "a": ("One", [("encoder-decoder", "Method")], []),
+        "b": ("Two", [("event detection", "Task")], []),
+        "c": ("Three", [("galaxy survey", "Dataset")], []), "d": ("Four", [("robot control", "Task")], []),
+    })
+    _alias(g, "encoder-decoder", "ED")
+    _alias(g, "event detection", "ED")
+    assert related(g, "a", k=5) == []
+
+
+def test_a_concept_is_listed_once_whatever_generic_head_it_is_written_with():
+    g = corpus_graph({
+        "a": ("One", [("summarization systems", "Method"), ("summarization models", "Method")], []),
+        "b": ("Two", [("summarization systems", "Method"), ("summarization models", "Method")], []),
+        "c": ("Three", [("galaxy survey", "Dataset")], []), "d": ("Four", [("robot control", "Task")], []),
+        "e": ("Five", [("speech synthesis", "Task")], []),
+    })
+    (row,) = related(g, "a", k=5)
+    assert len(row.shared) == 1 and row.shared[0].name.startswith("summarization")
+
+
+def test_a_node_few_of_a_concepts_papers_state_does_not_name_it():
+    # One paper's "Adversarial" (typed a Dataset) keys the concept 25 papers' "adversarial ..."
+    # phrases imply: the reason is not that paper's Dataset.
+    specs = {f"p{i}": (f"Paper {i}", [(f"adversarial topic{i} attacks", "Method")], []) for i in range(24)}
+    specs["x"] = ("Odd", [("Adversarial", "Dataset"), ("adversarial attacks", "Method")], [])
+    specs.update(filler(100))
+    g = corpus_graph(specs)
+    names = {(s.name.lower(), s.type) for r in related(g, "x", k=30) for s in r.shared}
+    assert ("adversarial", "Dataset") not in names
+
+
+def test_acronyms_and_words_in_ization_keep_their_letters():
+    from kg.analysis.related.phrases import concept_key
+
+    # Snowball would read "EDS" (Elementary Dependency Structures) as the plural of "ED", and
+    # "visualization" as "visual".
+    assert concept_key("EDS") != concept_key("ED")
+    assert concept_key("visualization") != concept_key("visual")
+    assert concept_key("BERT-BASE") == concept_key("BERT-base")

@@ -64,6 +64,7 @@ import networkx as nx
 
 from kg import schema
 from kg.analysis.related.facets import facet_type, facet_vectors, ranks_by_facet
+from kg.analysis.related.phrases import reason_core
 from kg.analysis.related.reading import read_concepts
 from kg.errors import KgError
 from kg.graph.vectors import PaperVectors
@@ -390,9 +391,9 @@ class ConceptIndex:
         for _, _, c in order:
             if c in self.generic or c in hidden:
                 continue
-            pc = f" {c} "
+            pc = f" {reason_core(c)} "
             if any(pc in s for s in padded):
-                continue  # "translation" adds nothing next to "machine translation"
+                continue  # "translation" adds nothing next to "machine translation", nor "QA systems" next to "QA"
             inside = [i for i, s in enumerate(padded) if s in pc]
             if inside:  # "neural networks" says what "networks", listed first, said: it takes that place
                 shown[inside[0]], padded[inside[0]] = c, pc

@@ -21,7 +21,7 @@ import snowballstemmer
 
 from kg.graph import entities_of
 from kg.text.normalize import singular
-from kg.text.words import DETERMINERS
+from kg.text.words import DETERMINERS, GENERIC_HEADS
 from kg.text.words import NO_CONCEPT_ALONE, NOT_A_MENTION
 
 # Strength of each way a paper comes to have a concept.
@@ -53,8 +53,9 @@ def _stemmer():
 
 
 # Endings that make another word, not another form of one: Snowball would fold "complexity" into
-# "complex", "objective" into "object", "computational" into "computer"; such words stay whole.
-_DERIVED = re.compile(r"(?:ity|ive|al|ness|ous|ful|able|ible|ic|ism|ist|ally)$")
+# "complex", "objective" into "object", "computational" into "computer", "visualization" into
+# "visual" (of "visual question answering"), "normalization" into "normal"; such words stay whole.
+_DERIVED = re.compile(r"(?:ity|ive|al|ness|ous|ful|able|ible|ic|ism|ist|ally|ization|isation)$")
 
 
 @lru_cache(maxsize=200_000)
@@ -82,7 +83,12 @@ def read(text: str) -> tuple[Word, ...]:
         raw = raw[1:]
     out = []
     for w in raw:
-        low = singular(w.lower()) if not w.isupper() else w.lower()
+        if w.isupper():  # an acronym is its letters: Snowball would make "EDS" the "ED" of "EDs"
+            low = w.lower()
+            parts = low.split("-")
+            out.append(Word(" ".join(parts) if len(parts) > 1 and all(p.isalpha() for p in parts) else low, low, w))
+            continue
+        low = singular(w.lower())
         # Stems fold "parsing"/"parse" and "translation"/"translate" into one concept.
         out.append(Word(_stem(low), low, w))
     return tuple(out)
@@ -158,6 +164,22 @@ def _size(words: tuple[Word, ...]) -> int:
     return sum(1 + w.stem.count(" ") for w in words)
 
 
+@lru_cache(maxsize=None)
+def _head_stems() -> frozenset[str]:
+    return frozenset(_stem(w) for w in GENERIC_HEADS)
+
+
+@lru_cache(maxsize=200_000)
+def reason_core(key: str) -> str:
+    """A concept key without the generic heads it ends with ("summar system" -> "summar"): as a
+    reason, "summarization systems" says what "summarization models" or "summarization" says,
+    and a link listing all three says one thing three times."""
+    words = key.split()
+    while len(words) > 1 and words[-1] in _head_stems():
+        words.pop()
+    return " ".join(words)
+
+
 def names_its_concept(form: str, words_of: Reader = read) -> bool:
     """Whether ``form`` can stand for its concept (``canonical``): it is the concept's words, or
     those and one generic word after two words or more ("large language models" for "large
@@ -194,18 +216,21 @@ def memo_reader() -> Reader:
 def alias_keys(g: nx.DiGraph, words_of: Reader = read) -> dict[str, str]:
     """Alias key -> name key, for every entity: "LLMs" and "large language models (LLMs)" are the
     concept "large language models", not two more, wherever they are written. An alias shared
-    by two entities stays its own concept."""
+    by two entities stays its own concept, and so does one that keys another entity's name: the
+    entity "NMT training", whose alias "neural machine translation training" keys "neural machine
+    translation", must not take that concept (and every paper naming it) for its own."""
     same: dict[str, str] = {}
     clash: set[str] = set()
-    for eid in entities_of(g):
-        d = g.nodes[eid]
-        name = concept_key(d.get("name") or eid, words_of)
+    entities = [(eid, g.nodes[eid]) for eid in entities_of(g)]
+    names = [concept_key(d.get("name") or eid, words_of) for eid, d in entities]
+    named = set(names)
+    for (_, d), name in zip(entities, names):
         for alias in d.get("aliases") or ():
             k = concept_key(alias, words_of)
-            if k and k != name and same.setdefault(k, name) != name:
+            if k and k != name and k not in named and same.setdefault(k, name) != name:
                 clash.add(k)
     for k in clash:
-        del same[k]
+        same[k] = ""
     return same
 
 

@@ -24,6 +24,12 @@ W_KEY_CONCEPT = 0.8  # KeyBERT phrases are less certain than typed entities
 # adds to a score but cannot explain a link alone ("generation" in 7 of 19 papers).
 BROAD_SHARE = 0.2
 BROAD_MIN = 4
+# A node of the graph names the concept its name keys (the reason shows the node's name and type,
+# and links to it) when it is stated by at least this share of the papers having the concept. On
+# the ACL 2017-2019 abstracts, "Adversarial" (a Dataset, one paper) had named the adjective 177
+# papers use, "documentation" (one paper) the 311 papers' "documents"; such a concept is shown by
+# its commonest form and type instead. At 5% "dialogue" (19 of 236 papers) still names its own.
+NAMING_SHARE = 0.05
 
 
 def idf(n: int, df: int) -> float:
@@ -57,7 +63,8 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     name_votes: dict[str, dict[str, float]] = {}
     type_votes: dict[str, dict[str, int]] = {}
     titles = {}
-    entities: dict[str, str] = {}
+    naming: dict[str, set[str]] = {}  # concept key -> the entities whose name is that concept
+    stated: dict[str, int] = {}  # entity -> papers stating it
     words_of = phrases.memo_reader()
     same = phrases.alias_keys(g, words_of)
     # An entity is read once however many papers mention it, a repeated key phrase likewise;
@@ -81,7 +88,8 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
         form = (phrase, tuple(aliases))
         found = derived.get(form)
         if found is None:
-            found = derived[form] = [(same.get(k, k), *v) for k, v in phrases.derive(*form, words_of).items()]
+            found = derived[form] = [(same.get(k, k), *v) for k, v in phrases.derive(*form, words_of).items()
+                                     if same.get(k) != ""]
             headed.update(key for key, _, _, is_headed in found if is_headed)
         return found
 
@@ -122,7 +130,8 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
                     named.add(entity_keys[eid])
                     named.update(phrases.concept_key(a, words_of) for a in ent.get("aliases") or ())
             if phrases.names_its_concept(ent.get("name") or "", words_of):
-                entities.setdefault(entity_keys[eid], eid)
+                naming.setdefault(entity_keys[eid], set()).add(eid)
+            stated[eid] = stated.get(eid, 0) + 1
             add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
                 times=max(1, int(edata.get("mentions") or 1)))
         if facet:
@@ -153,6 +162,15 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     # Only a concept of two papers or more is ever shared, so only those are described: in a
     # large corpus they are about one in eight (100k papers: 112k of 917k).
     df = Counter({c: k for c, k in df.items() if k > 1})
+    # The concept's node: of the entities named so, the one most papers state, if they are enough.
+    entities: dict[str, str] = {}
+    for c, eids in naming.items():
+        if c in df:
+            eid = max(sorted(eids), key=stated.__getitem__)
+            if stated[eid] >= NAMING_SHARE * df[c]:
+                entities[c] = eid
+    naming.clear()
+    stated.clear()
     # A concept of the concept stage is shown by the name and type the stage gave it ("BERT",
     # not the long form key phrases spell out); another by its commonest form and the type
     # most of its phrases have (the first of the most voted).
@@ -160,7 +178,6 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
              or phrases.display_name(name_votes.get(c, {})) or c for c in df}
     types = {c: (g.nodes[entities[c]].get("type") if c in entities else None)
              or max(type_votes[c], key=type_votes[c].get) for c in df}
-    entities = {c: e for c, e in entities.items() if c in df}
     name_votes.clear()
     type_votes.clear()
     headed.clear()
