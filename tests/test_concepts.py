@@ -111,6 +111,19 @@ def test_a_named_concept_is_linked_where_the_tagger_missed_it():
     assert g.has_edge("c", "Dataset:squad") and g.nodes["Dataset:squad"]["papers"] == 3
 
 
+def test_a_concept_linked_by_its_acronym_is_named_by_it():
+    # The tagger tagged the long form once; the papers write the acronym, linked where written.
+    specs = [("a", "The Conference on Natural Language Learning (CoNLL) holds shared tasks.",
+              [("Conference on Natural Language Learning (CoNLL)", "Dataset")]),
+             ("b", "The Conference on Natural Language Learning data and CoNLL tasks.",
+              [("Conference on Natural Language Learning", "Dataset"), ("CoNLL", "Dataset")])]
+    specs += [(f"p{i}", f"We evaluate on CoNLL data, split {i}.", []) for i in range(5)]
+    _, _, r = concepts(*specs)
+    (eid,) = {e for found in r.linked.values() for _, e in found}
+    assert r.entities[eid].name == "CoNLL"
+    assert "Conference on Natural Language Learning (CoNLL)" in r.entities[eid].aliases
+
+
 def test_generic_words_fields_and_adjectives_are_generic():
     for name in ("training", "neural networks", "deep neural networks", "natural language processing",
                  "natural language processing applications", "pre-trained", "state-of-the-art", "encoder-decoder", "machine learning"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kg.concepts.known import KnownDatasets
-from kg.concepts.resolve import Resolution, resolve
+from kg.concepts.resolve import Resolution, renamed, resolve
 from kg.records import Extraction, Paper
 
 __all__ = ["KnownDatasets", "Resolution", "find_concepts", "resolve"]
@@ -51,4 +51,4 @@ def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction],
             have = {eid for _, eid in linked.get(pid, ())}
             linked.setdefault(pid, []).extend((m, eid) for m, eid in pairs if eid not in have)
         resolution = replace(resolution, entities={**resolution.entities, **new}, linked=linked)
-    return rate(resolution, papers, extractions)
+    return rate(renamed(resolution, extractions), papers, extractions)

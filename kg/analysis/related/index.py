@@ -9,7 +9,8 @@ the concepts it implies (kg.analysis.related.phrases):
   (Snowball stems: "parsing"/"parse", "translation"/"translate" meet);
   every alias of an entity is that entity's concept wherever it is written
   ("LLMs" and "large language models (LLMs)" are "large language models"),
-  so an acronym used alone still matches and is not counted twice;
+  so an acronym used alone still matches and is not counted twice (an alias
+  keying another entity's name, or two entities', is no concept of its own);
 * broader concepts: the phrase without generic tail words and its suffixes
   ("statistical machine translation system" -> "statistical machine
   translation" -> "machine translation" -> "translation"), and both sides of
