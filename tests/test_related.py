@@ -494,16 +494,16 @@ def test_describing_words_name_no_concept():
 
 
 def test_a_name_cut_to_its_modifier_is_not_the_name_of_the_shared_concept():
-    # "task-oriented evaluation" without its generic word is "task-oriented", the concept every
-    # "task-oriented ..." phrase implies; a link resting on it must not read as evaluation.
+    # "large-scale real-world scenarios" without its generic words is "large-scale", the concept
+    # every "large-scale ..." phrase implies; a link resting on it must not read as scenarios.
     g = corpus_graph({
-        "a": ("One", [("task-oriented evaluation", "Task")], []),
-        "b": ("Two", [("task-oriented dialogue", "Task")], []),
-        "c": ("Three", [("task-oriented parsing", "Task")], []),
+        "a": ("One", [("large-scale real-world scenarios", "Task")], []),
+        "b": ("Two", [("large-scale pretraining", "Method")], []),
+        "c": ("Three", [("large-scale parsing", "Task")], []),
         "d": ("Four", [("galaxy survey", "Dataset")], []),
     })
-    (row, _) = related(g, "b", k=5)
-    assert [s.name for s in row.shared] == ["task-oriented"]
+    (row, _) = related(g, "a", k=5)
+    assert [s.name for s in row.shared] == ["large-scale"]
 
 
 def _alias(g, name: str, *aliases: str) -> None:
@@ -526,6 +526,19 @@ def test_an_alias_keying_another_entitys_name_leaves_that_concept_to_it():
     _alias(g, "NMT training", "neural machine translation training")
     (row, *_) = related(g, "a", k=5)
     assert row.id == "b" and [s.name for s in row.shared] == ["neural machine translation"]
+
+
+def test_an_alias_keying_a_rarer_entitys_name_takes_it():
+    # BERT's alias "BERT-based models" keys "BERT-base", the node of one paper against BERT's ten:
+    # that paper is a BERT paper.
+    g = corpus_graph({
+        **{f"b{i}": (f"Paper {i}", [("BERT", "Method")], []) for i in range(10)},
+        "c": ("Three", [("BERT-base", "Method")], []),
+        **filler(45),  # so that ten papers are no broad share
+    })
+    _alias(g, "BERT", "BERT-based models")
+    row = next(r for r in related(g, "c", k=5) if r.id == "b0")
+    assert [s.name for s in row.shared] == ["BERT"]
 
 
 def test_an_alias_two_entities_share_links_neither():
@@ -570,3 +583,18 @@ def test_acronyms_and_words_in_ization_keep_their_letters():
     assert concept_key("EDS") != concept_key("ED")
     assert concept_key("visualization") != concept_key("visual")
     assert concept_key("BERT-BASE") == concept_key("BERT-base")
+
+
+def test_a_concept_few_papers_name_by_a_generic_word_alone_is_no_generic_concept():
+    # "multi-task" alone is rated generic (an adjective alone); "multi-task learning", which four
+    # papers name, keys the same concept without its generic word: that concept is no generic one.
+    g = corpus_graph({
+        **{p: (f"Paper {p}", [("multi-task learning", "Method")], []) for p in "abcd"},
+        "e": ("Five", [("multi-task", "Method"), ("robot control", "Task")], []),
+        **filler(30),  # so that five papers of the corpus are not a broad share
+    })
+    for _, d in g.nodes(data=True):
+        if d.get("name") == "multi-task":
+            d["level"] = "generic"
+    names = {s.name for r in related(g, "a", k=5) for s in r.shared}
+    assert "multi-task learning" in names

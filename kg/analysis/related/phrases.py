@@ -182,17 +182,16 @@ def reason_core(key: str) -> str:
 
 def names_its_concept(form: str, words_of: Reader = read) -> bool:
     """Whether ``form`` can stand for its concept (``canonical``): it is the concept's words, or
-    those and one generic word after two words or more ("large language models" for "large
-    language"). "task-oriented evaluation" and "large-scale real-world scenarios" key the concepts
-    "task-oriented" and "large-scale", which every "task-oriented ..." phrase implies: shown by
-    those names, they would be the reasons of links sharing only the modifier."""
+    those and one generic word ("large language models" for "large language", "multi-task
+    learning" for "multi-task"). "large-scale real-world scenarios" keys the concept
+    "large-scale", which every "large-scale ..." phrase implies: shown by that name, it would be
+    the reason of links sharing only the modifier."""
     words = words_of(form)
     return _shows_tail(words, canonical(words))
 
 
 def _shows_tail(whole: tuple[Word, ...], core: tuple[Word, ...]) -> bool:
-    cut = len(whole) - len(core)
-    return cut == 0 or (cut == 1 and len(core) > 1)
+    return len(whole) - len(core) <= 1
 
 
 def concept_key(form: str, words_of: Reader = read) -> str:
@@ -213,24 +212,40 @@ def memo_reader() -> Reader:
     return words_of
 
 
+ALIAS_TAKES_NAME = 10  # how many times the papers of a name's node an alias's entity needs to take it
+
+
 def alias_keys(g: nx.DiGraph, words_of: Reader = read) -> dict[str, str]:
     """Alias key -> name key, for every entity: "LLMs" and "large language models (LLMs)" are the
-    concept "large language models", not two more, wherever they are written. An alias shared
-    by two entities stays its own concept, and so does one that keys another entity's name: the
-    entity "NMT training", whose alias "neural machine translation training" keys "neural machine
-    translation", must not take that concept (and every paper naming it) for its own."""
+    concept "large language models", not two more, wherever they are written.
+
+    An alias that keys another entity's name takes that name only from a node stated by a tenth as
+    many papers or fewer (ALIAS_TAKES_NAME): the entity "NMT training" (7 ACL papers), whose alias
+    "neural machine translation training" keys "neural machine translation" without its generic
+    word, does not take that concept and every paper naming it, nor does NMT (349 papers), to
+    which one paper's "machine translation (NMT)" was merged, take machine translation (272);
+    BERT's alias "BERT-based models" takes the one paper's "BERT-base". An alias two entities
+    share names nothing (""): "ED", defined in one paper as encoder-decoder and in another as
+    event detection, links neither to the other."""
     same: dict[str, str] = {}
     clash: set[str] = set()
     entities = [(eid, g.nodes[eid]) for eid in entities_of(g)]
     names = [concept_key(d.get("name") or eid, words_of) for eid, d in entities]
-    named = set(names)
+    owner: dict[str, int] = {}  # name key -> papers of the commonest entity so named
+    for (_, d), name in zip(entities, names):
+        owner[name] = max(owner.get(name, 0), d.get("papers") or 0)
     for (_, d), name in zip(entities, names):
         for alias in d.get("aliases") or ():
             k = concept_key(alias, words_of)
-            if k and k != name and k not in named and same.setdefault(k, name) != name:
+            if not k or k == name or owner.get(k, -1) * ALIAS_TAKES_NAME > (d.get("papers") or 0):
+                continue
+            if same.setdefault(k, name) != name:
                 clash.add(k)
     for k in clash:
-        same[k] = ""
+        if k in owner:
+            del same[k]  # the name of an entity of its own stays that entity's
+        else:
+            same[k] = ""
     return same
 
 

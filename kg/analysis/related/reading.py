@@ -80,6 +80,7 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     # alias two generic entities share ("natural language processing" of "NLP" and "NLP
     # applications"), which stays its own concept (phrases.alias_keys).
     generic_derived: set[str] = set()
+    generic_ids: set[str] = set()
     named: set[str] = set()
     facet_keys: set[str] = set()  # with ``by``: the concepts the facet's entities imply
     later: list[tuple[str, Callable[..., None]]] = []  # with ``by``: papers whose key phrases wait
@@ -124,6 +125,7 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
                 entity_keys[eid] = phrases.concept_key(ent.get("name") or "", words_of)
                 if ent.get("level") == schema.GENERIC:
                     generic.add(entity_keys[eid])
+                    generic_ids.add(eid)
                     generic_derived.update(key for key, _, _, is_headed in concepts_of(
                         ent.get("name") or eid, ent.get("aliases") or ()) if is_headed)
                 else:
@@ -151,6 +153,22 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     # What the index keeps is made after what it no longer needs is let go (and each paper's
     # vector as its strengths are): freed memory mostly stays with the process, so it is
     # reused rather than added to (at 100k papers the votes alone are hundreds of MB).
+    # A key generic entities share with others ("multi-task", an adjective alone, and "multi-task
+    # learning" without its generic word) is generic unless one of the others is stated by more
+    # papers than the generic ones together: on the ACL abstracts "multi-task learning" (188
+    # papers) against "multi-task" (9) is no generic concept; "pre-training" is, beside the many
+    # small "pre-training tasks", "pre-training objectives", and "natural language processing"
+    # beside "natural language processing (NLP) tasks".
+    generic_papers: dict[str, int] = {}
+    other_papers: dict[str, int] = {}
+    for eid, key in entity_keys.items():
+        if key in generic:
+            if eid in generic_ids:
+                generic_papers[key] = generic_papers.get(key, 0) + stated.get(eid, 0)
+            else:
+                other_papers[key] = max(other_papers.get(key, 0), stated.get(eid, 0))
+    generic = {k for k in generic if other_papers.get(k, 0) <= generic_papers.get(k, 0)}
+    generic_ids.clear()
     derived.clear()
     entity_keys.clear()
     words_of = phrases.read  # lets go of the memo
