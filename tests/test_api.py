@@ -18,7 +18,10 @@ from kg.builds.options import BuildOptions
 from kg.records import Extraction, Mention
 
 TYPES = {"BERT": "Method", "Transformer": "Method", "GPT": "Method", "ResNet": "Method", "Parsing": "Task",
-         "Translation": "Task", "Summarization": "Task", "ImageNet": "Dataset", "SQuAD": "Dataset", "BLEU": "Metric"}
+         "Translation": "Task", "Summarization": "Task", "ImageNet": "Dataset", "SQuAD": "Dataset", "BLEU": "Metric",
+         # More names than a paper's four, so that each is in a few of the 16 papers, not a broad share.
+         "ELMo": "Method", "LSTM": "Method", "Tagging": "Task", "Retrieval": "Task", "Captioning": "Task",
+         "MNLI": "Dataset", "COCO": "Dataset", "WMT": "Dataset", "ROUGE": "Metric", "METEOR": "Metric"}
 WORDS = tuple(TYPES)
 
 
@@ -34,8 +37,8 @@ def fake_extract(corpus, options):
 def write_corpus(path: Path, n: int = 16, first: int = 0) -> Path:
     path.write_text("".join(json.dumps({
         "id": f"p{i}", "title": f"Paper {i}", "year": 2019 + i % 4,
-        "abstract": f"We study {WORDS[i % 10]}, {WORDS[(i + 1) % 10]}, {WORDS[(i * 3 + 2) % 10]} and "
-                    f"{WORDS[(i * 7 + 3) % 10]} in case {i}.",
+        "abstract": f"We study {WORDS[i % 20]}, {WORDS[(i + 1) % 20]}, {WORDS[(i * 3 + 2) % 20]} and "
+                    f"{WORDS[(i * 7 + 3) % 20]} in case {i}.",
     }) + "\n" for i in range(first, first + n)))
     return path
 
