@@ -14,8 +14,8 @@ FACETS: dict[str, str] = {"method": "Method", "task": "Task", "dataset": "Datase
 # FACET_WEIGHT, kg.analysis.related.index). The others rank, with vectors, as no facet does (every
 # concept, no facet vectors) and give only their reasons. ``task`` (CSFCube's background facet):
 # chosen on half A of its pools among per-facet weights, task-sentence vectors and specific task
-# concepts, where no facet ranked best (80.8 against 77.0 for the method facet's terms); on half B
-# 70.1 against 68.8 (bench/related_task_facet.py, docs/related.md). ``dataset`` has no labels; it
+# concepts, where no facet ranked best (81.3 against 76.8 for the method facet's terms); on half B
+# 70.2 against 68.8 (bench/related_task_facet.py, docs/related.md). ``dataset`` has no labels; it
 # ranks as ``method`` does.
 RANKED_BY_FACET = frozenset({"method", "dataset"})
 
