@@ -379,7 +379,7 @@ class ConceptIndex:
         return out
 
     def _explain(self, contrib: dict[str, float], limit: int, words: bool = False) -> tuple[SharedConcept, ...]:
-        """The shared concepts, most informative first, without ones a shown concept contains;
+        """The shared specific concepts, most informative first, without ones a shown concept contains;
         ``words``: single words naming no node too, which with vectors are otherwise left out."""
         # Most informative first; on a tie the more specific (longer) concept. Plain tuples sort
         # in C: this runs for every stored related pair, millions of times at 100k papers.

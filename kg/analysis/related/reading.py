@@ -78,7 +78,7 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     # ones: "language processing" of "natural language processing"), and every other entity's
     # name and aliases: such a concept is generic too unless another entity names it. So is an
     # alias two generic entities share ("natural language processing" of "NLP" and "NLP
-    # applications"), which stays its own concept (phrases.alias_keys).
+    # applications"), which names no concept of its own (phrases.alias_keys).
     generic_derived: set[str] = set()
     generic_ids: set[str] = set()
     named: set[str] = set()
@@ -150,15 +150,11 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
             add(phrase, KEY_CONCEPT, W_KEY_CONCEPT, only=facet_keys)
     later.clear()
 
-    # What the index keeps is made after what it no longer needs is let go (and each paper's
-    # vector as its strengths are): freed memory mostly stays with the process, so it is
-    # reused rather than added to (at 100k papers the votes alone are hundreds of MB).
     # A key generic entities share with others ("multi-task", an adjective alone, and "multi-task
     # learning" without its generic word) is generic unless one of the others is stated by more
     # papers than the generic ones together: on the ACL abstracts "multi-task learning" (188
-    # papers) against "multi-task" (9) is no generic concept; "pre-training" is, beside the many
-    # small "pre-training tasks", "pre-training objectives", and "natural language processing"
-    # beside "natural language processing (NLP) tasks".
+    # papers) against "multi-task" (9) is no generic concept; "natural language processing" stays
+    # one beside a few papers' "natural language processing (NLP) tasks".
     generic_papers: dict[str, int] = {}
     other_papers: dict[str, int] = {}
     for eid, key in entity_keys.items():
@@ -169,6 +165,9 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
                 other_papers[key] = max(other_papers.get(key, 0), stated.get(eid, 0))
     generic = {k for k in generic if other_papers.get(k, 0) <= generic_papers.get(k, 0)}
     generic_ids.clear()
+    # What the index keeps is made after what it no longer needs is let go (and each paper's
+    # vector as its strengths are): freed memory mostly stays with the process, so it is
+    # reused rather than added to (at 100k papers the votes alone are hundreds of MB).
     derived.clear()
     entity_keys.clear()
     words_of = phrases.read  # lets go of the memo
