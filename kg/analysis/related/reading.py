@@ -73,15 +73,14 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     derived: dict[tuple[str, tuple[str, ...]], list[tuple[str, float, str, bool]]] = {}
     entity_keys: dict[str, str] = {}
     headed: set[str] = set()  # concepts some phrase of the corpus has as its head or whole
-    generic: set[str] = set()  # the keys of generic entities (kg.concepts.specificity)
-    # What generic entities' names and aliases imply (the concepts they name, and those broader
-    # ones: "language processing" of "natural language processing"), and every other entity's
-    # name and aliases: such a concept is generic too unless another entity names it. So is an
-    # alias two generic entities share ("natural language processing" of "NLP" and "NLP
-    # applications"), which names no concept of its own (phrases.alias_keys).
-    generic_derived: set[str] = set()
-    generic_ids: set[str] = set()
-    named: set[str] = set()
+    # Generic concepts. A generic entity (kg.concepts.specificity) marks the concepts its name and
+    # aliases imply, broader ones too ("language processing" of "natural language processing"); any
+    # other entity marks the concepts its name and aliases are. A concept is generic when the
+    # generic entities marking it are stated by at least as many papers as the commonest other
+    # one: on the ACL abstracts "multi-task learning" (188 papers) outweighs "multi-task", an
+    # adjective alone (9), and "natural language processing" (544) a few papers' "language
+    # processing models" (20).
+    marks: dict[str, tuple[bool, tuple[str, ...]]] = {}  # entity -> (generic?, the keys it marks)
     facet_keys: set[str] = set()  # with ``by``: the concepts the facet's entities imply
     later: list[tuple[str, Callable[..., None]]] = []  # with ``by``: papers whose key phrases wait
 
@@ -124,13 +123,12 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
             if eid not in entity_keys:
                 entity_keys[eid] = phrases.concept_key(ent.get("name") or "", words_of)
                 if ent.get("level") == schema.GENERIC:
-                    generic.add(entity_keys[eid])
-                    generic_ids.add(eid)
-                    generic_derived.update(key for key, _, _, is_headed in concepts_of(
-                        ent.get("name") or eid, ent.get("aliases") or ()) if is_headed)
+                    marks[eid] = (True, (same.get(entity_keys[eid], entity_keys[eid]), *(
+                        key for key, _, _, is_headed in concepts_of(ent.get("name") or eid, ent.get("aliases") or ())
+                        if is_headed)))
                 else:
-                    named.add(entity_keys[eid])
-                    named.update(phrases.concept_key(a, words_of) for a in ent.get("aliases") or ())
+                    keys = (entity_keys[eid], *(phrases.concept_key(a, words_of) for a in ent.get("aliases") or ()))
+                    marks[eid] = (False, tuple(same.get(k, k) for k in keys))
             if phrases.names_its_concept(ent.get("name") or "", words_of):
                 naming.setdefault(entity_keys[eid], set()).add(eid)
             stated[eid] = stated.get(eid, 0) + 1
@@ -150,21 +148,17 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
             add(phrase, KEY_CONCEPT, W_KEY_CONCEPT, only=facet_keys)
     later.clear()
 
-    # A key generic entities share with others ("multi-task", an adjective alone, and "multi-task
-    # learning" without its generic word) is generic unless one of the others is stated by more
-    # papers than the generic ones together: on the ACL abstracts "multi-task learning" (188
-    # papers) against "multi-task" (9) is no generic concept; "natural language processing" stays
-    # one beside a few papers' "natural language processing (NLP) tasks".
-    generic_papers: dict[str, int] = {}
-    other_papers: dict[str, int] = {}
-    for eid, key in entity_keys.items():
-        if key in generic:
-            if eid in generic_ids:
-                generic_papers[key] = generic_papers.get(key, 0) + stated.get(eid, 0)
-            else:
-                other_papers[key] = max(other_papers.get(key, 0), stated.get(eid, 0))
-    generic = {k for k in generic if other_papers.get(k, 0) <= generic_papers.get(k, 0)}
-    generic_ids.clear()
+    generic_weight: dict[str, int] = {}  # concept -> papers stating the generic entities marking it
+    other_weight: dict[str, int] = {}  # concept -> papers stating the commonest other entity marking it
+    for eid, (is_generic, keys) in marks.items():
+        papers = stated.get(eid, 0)
+        for k in set(keys):
+            if is_generic:
+                generic_weight[k] = generic_weight.get(k, 0) + papers
+            elif papers > other_weight.get(k, 0):
+                other_weight[k] = papers
+    generic = {k for k, w in generic_weight.items() if other_weight.get(k, 0) <= w}
+    marks.clear()
     # What the index keeps is made after what it no longer needs is let go (and each paper's
     # vector as its strengths are): freed memory mostly stays with the process, so it is
     # reused rather than added to (at 100k papers the votes alone are hundreds of MB).
@@ -212,9 +206,7 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
         for c in vec:
             postings[c].append(pid)
     limit = max(n * BROAD_SHARE, BROAD_MIN)
-    named = {same.get(c, c) for c in named}
-    generic = frozenset(same.get(c, c) for c in generic | generic_derived if same.get(c, c) not in named
-                        or c in generic) & df.keys()
+    generic = frozenset(generic) & df.keys()
     unnamed = frozenset(c for c in df if c not in entities and len(names[c].split()) == 1)
     broad = frozenset(c for c in df if df[c] > limit) | generic
     return PaperConcepts(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, unnamed,
