@@ -78,8 +78,8 @@ NOTE_WORDING = "similar wording"
 # 20 tracks; `python bench/related_floor.py --cache .kg-bench-cache`): of the pairs sharing no specific
 # concept, those of cosine 0.40-0.45 are in the same track 6.3% of the time, no more than any pair
 # (6.4%), those of 0.45-0.50 9.7%, 0.50-0.55 15%, 0.55-0.60 23%; so the floor is 0.45, the lowest
-# cosine above which such a neighbour beats a random paper. There it leaves out 21 of the 7,810
-# top-10 links (the 457 sharing no specific concept have cosines 0.51-0.59 between quartiles).
+# cosine above which such a neighbour beats a random paper. There it leaves out 23 of the 7,810
+# top-10 links (the 479 sharing no specific concept have cosines 0.50-0.59 between quartiles).
 WORDING_COSINE_MIN = 0.45
 # Fusion (module doc): score = (cosine + CONCEPT_WEIGHT * concept score) / (1 + CONCEPT_WEIGHT). Chosen on
 # EMNLP 2020 same-track P@5 (0.1-1.0 tried; 0.5 best), checked on CSFCube (docs/related.md).
