@@ -48,8 +48,8 @@ def parse(nlp, items: Iterable[tuple[str, object]], workers: int, disable: list[
     While they run, this process's torch work (the extractor's document vectors) uses one thread:
     the workers take a core each, and torch's default of a thread per core would put more threads
     than cores to work, which wait on one another. A 500-abstract build with two workers ran at
-    9.6-10.2 abstracts/s so against 8.4-9.1 (bench/build_throughput.py, runs alternated); the
-    vectors are the same to the bit."""
+    9.6-10.2 abstracts/s this way against 8.4-9.1 before (bench/build_throughput.py, runs
+    alternated); the vectors are the same to the bit."""
     import torch
 
     threads = torch.get_num_threads()

@@ -129,8 +129,8 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
                 else:
                     keys = (entity_keys[eid], *(phrases.concept_key(a, words_of) for a in ent.get("aliases") or ()))
                     marks[eid] = (False, tuple(same.get(k, k) for k in keys))
-            if phrases.names_its_concept(ent.get("name") or "", words_of):
-                naming.setdefault(entity_keys[eid], set()).add(eid)
+                if phrases.names_its_concept(ent.get("name") or "", words_of):
+                    naming.setdefault(entity_keys[eid], set()).add(eid)
             stated[eid] = stated.get(eid, 0) + 1
             add(ent.get("name") or eid, ent.get("type", KEY_CONCEPT), 1.0, ent.get("aliases") or (),
                 times=max(1, int(edata.get("mentions") or 1)))
