@@ -506,6 +506,21 @@ def test_a_name_cut_to_its_modifier_is_not_the_name_of_the_shared_concept():
     assert [s.name for s in row.shared] == ["large-scale"]
 
 
+def test_a_concept_most_papers_only_modify_with_is_named_by_its_own_words():
+    # One paper's "task-oriented evaluation" keys "task-oriented" (its generic word off); the other
+    # papers write "task-oriented" only before another word. What b and c share is "task-oriented",
+    # not that paper's evaluation.
+    g = corpus_graph({
+        "a": ("One", [("task-oriented evaluation", "Task")], []),
+        "b": ("Two", [("task-oriented parsing", "Task")], []),
+        "c": ("Three", [("task-oriented dialogue", "Task")], []),
+        "d": ("Four", [("galaxy survey", "Dataset")], []), "e": ("Five", [("robot control", "Task")], []),
+        "f": ("Six", [("speech synthesis", "Task")], []),
+    })
+    row = next(r for r in related(g, "b", k=5) if r.id == "c")
+    assert [(s.name, s.entity) for s in row.shared] == [("task-oriented", None)]
+
+
 def _alias(g, name: str, *aliases: str) -> None:
     """Give the entity named ``name`` more aliases, as resolution would have."""
     for _, d in g.nodes(data=True):

@@ -320,6 +320,24 @@ def test_a_word_that_names_no_concept_is_no_reason():
     assert [s.name for s in bare.related("a", k=3)[0].shared] == ["sentences"]
 
 
+def test_a_hyphenated_compound_is_shown_as_a_reason_however_close_the_wording():
+    # "cross-lingual" is two words ("cross lingual"), not a single word naming no node: a link
+    # sharing it lists it even where the abstracts' cosine alone would have listed the paper.
+    specs = {"a": [("cross-lingual transfer", "Task")], "c": [("cross-lingual parsing", "Task")],
+             "x": [("cross-lingual models", "Method")], "d": [("galaxy survey", "Dataset")],
+             "e": [("protein folding", "Task")]}
+    vecs = {"a": unit(1, 0.1), "c": unit(1, 0.12), "x": unit(0, 1), "d": unit(0, 0, 1), "e": unit(0, 0, 0, 1)}
+    papers, exs = [], []
+    for pid, ents in specs.items():
+        p = paper(pid, ". ".join(s for s, _ in ents) + ".")
+        papers.append(p)
+        exs.append(dataclasses.replace(extraction(p, *ents), embedding=to_bytes(vecs[pid])))
+    g = build_graph(papers, exs, resolve(papers, exs))
+    assert ConceptIndex.from_graph(g).cosine("a", "c") >= WORDING_COSINE_MIN
+    row = next(r for r in related(g, "a", k=3) if r.id == "c")
+    assert [s.name for s in row.shared] == ["cross-lingual"] and row.note == ""
+
+
 @pytest.mark.parametrize("close", [False, True])
 def test_a_link_resting_on_a_single_word_naming_no_node_shows_it_unless_the_wording_is_close(close):
     # a and b share only the word "speech" (heading their key phrases "noisy speech", "clean speech"),

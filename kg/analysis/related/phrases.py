@@ -194,6 +194,14 @@ def _shows_tail(whole: tuple[Word, ...], core: tuple[Word, ...]) -> bool:
     return len(whole) - len(core) <= 1
 
 
+def bare(form: str, words_of: Reader = read) -> str:
+    """``form`` without the generic tail its concept leaves out: "task-oriented evaluation" ->
+    "task-oriented"; a form naming its concept whole is returned as it is."""
+    words = words_of(form)
+    core = canonical(words)
+    return " ".join(x.surface for x in core) if len(core) < len(words) else form
+
+
 def concept_key(form: str, words_of: Reader = read) -> str:
     return " ".join(x.stem for x in canonical(words_of(form)))
 

@@ -30,6 +30,14 @@ BROAD_MIN = 4
 # papers use, "documentation" (one paper) the 311 papers' "documents"; such a concept is shown by
 # its commonest form and type instead. At 5% "dialogue" (19 of 236 papers) still names its own.
 NAMING_SHARE = 0.05
+# A node whose name is its concept's words and one generic word ("multi-task learning" of
+# "multi-task") names the concept only when this share of the concept's papers state it: on EMNLP
+# 2020 two papers' "cross-lingual models" had named what 40 papers' "cross-lingual ..." share.
+TAIL_NAMING_SHARE = 0.5
+# A concept that fewer than this share of its papers have as a head or a whole (the others only
+# modify a word with it: "task-oriented dialogue") is shown by its own words (``phrases.bare``),
+# not by the commonest of the few forms with a generic word added ("task-oriented evaluation").
+MODIFIER_SHARE = 0.5
 
 
 def idf(n: int, df: int) -> float:
@@ -73,6 +81,7 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     derived: dict[tuple[str, tuple[str, ...]], list[tuple[str, float, str, bool]]] = {}
     entity_keys: dict[str, str] = {}
     headed: set[str] = set()  # concepts some phrase of the corpus has as its head or whole
+    headed_in: dict[str, int] = {}  # concept -> papers having it as a head or whole (not only modifying)
     # Generic concepts. A generic entity (kg.concepts.specificity) marks the concepts its name and
     # aliases imply, broader ones too ("language processing" of "natural language processing"); any
     # other entity marks the concepts its name and aliases are. A concept is generic when the
@@ -82,7 +91,7 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     # processing models" (20).
     marks: dict[str, tuple[bool, tuple[str, ...]]] = {}  # entity -> (generic?, the keys it marks)
     facet_keys: set[str] = set()  # with ``by``: the concepts the facet's entities imply
-    later: list[tuple[str, Callable[..., None]]] = []  # with ``by``: papers whose key phrases wait
+    later: list[tuple[str, Callable[..., None], set[str]]] = []  # with ``by``: papers whose key phrases wait
 
     def concepts_of(phrase: str, aliases: Iterable[str]) -> list[tuple[str, float, str, bool]]:
         form = (phrase, tuple(aliases))
@@ -97,9 +106,11 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
         data = g.nodes[pid]
         titles[pid] = data.get("title") or pid
         feats: dict[str, float] = {}
+        own_heads: set[str] = set()
 
         def add(phrase: str, ctype: str, scale: float, aliases: Iterable[str] = (), times: int = 1,
-                feats: dict[str, float] = feats, only: set[str] | None = None) -> None:
+                feats: dict[str, float] = feats, only: set[str] | None = None,
+                own_heads: set[str] = own_heads) -> None:
             vote = 2 if ctype != KEY_CONCEPT else 1
             for key, w, surface, is_headed in concepts_of(phrase, aliases):
                 if only is not None and key not in only:
@@ -109,6 +120,8 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
                 feats[key] = 1.0 - (1.0 - feats.get(key, 0.0)) * (1.0 - min(w * scale, 0.999)) ** times
                 # The display name of a concept is its commonest surface form as a head:
                 # "sample complexity" names the stem complex, "complex problems" only uses it.
+                if is_headed:
+                    own_heads.add(key)
                 names = name_votes.get(key)
                 if names is None:
                     names = name_votes[key] = {}
@@ -136,16 +149,19 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
                 times=max(1, int(edata.get("mentions") or 1)))
         if facet:
             facet_keys.update(feats)
-            later.append((pid, add))
+            later.append((pid, add, own_heads))
         else:
             for phrase in data.get("key_concepts") or ():
                 add(phrase, KEY_CONCEPT, W_KEY_CONCEPT)
         strengths[pid] = feats
+        if not facet:
+            _count(own_heads, headed_in)
     # One facet: a key phrase counts where it names a concept of that facet ("neural machine
     # translation" is a method where some method entity of the corpus implies it).
-    for pid, add in later:
+    for pid, add, own_heads in later:
         for phrase in g.nodes[pid].get("key_concepts") or ():
             add(phrase, KEY_CONCEPT, W_KEY_CONCEPT, only=facet_keys)
+        _count(own_heads, headed_in)
     later.clear()
 
     generic_weight: dict[str, int] = {}  # concept -> papers stating the generic entities marking it
@@ -173,12 +189,18 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     # Only a concept of two papers or more is ever shared, so only those are described: in a
     # large corpus they are about one in eight (100k papers: 112k of 917k).
     df = Counter({c: k for c, k in df.items() if k > 1})
+    # A concept most of whose papers only modify something with it ("task-oriented" of
+    # "task-oriented dialogue") is shown by its own words: with a generic word added, one
+    # paper's "task-oriented evaluation" would name what fourteen papers share.
+    modifying = {c for c in df if headed_in.get(c, 0) < MODIFIER_SHARE * df[c]}
+    headed_in.clear()
     # The concept's node: of the entities named so, the one most papers state, if they are enough.
     entities: dict[str, str] = {}
     for c, eids in naming.items():
         if c in df:
             eid = max(sorted(eids), key=stated.__getitem__)
-            if stated[eid] >= NAMING_SHARE * df[c]:
+            name = g.nodes[eid].get("name") or ""
+            if stated[eid] >= (NAMING_SHARE if phrases.bare(name) == name else TAIL_NAMING_SHARE) * df[c]:
                 entities[c] = eid
     naming.clear()
     stated.clear()
@@ -187,6 +209,7 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     # most of its phrases have (the first of the most voted).
     names = {c: (g.nodes[entities[c]].get("name") if c in entities else None)
              or phrases.display_name(name_votes.get(c, {})) or c for c in df}
+    names.update((c, phrases.bare(names[c])) for c in modifying if c not in entities)
     types = {c: (g.nodes[entities[c]].get("type") if c in entities else None)
              or max(type_votes[c], key=type_votes[c].get) for c in df}
     name_votes.clear()
@@ -207,10 +230,17 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
             postings[c].append(pid)
     limit = max(n * BROAD_SHARE, BROAD_MIN)
     generic = frozenset(generic) & df.keys()
-    unnamed = frozenset(c for c in df if c not in entities and len(names[c].split()) == 1)
+    unnamed = frozenset(c for c in df if c not in entities and " " not in c)
     broad = frozenset(c for c in df if df[c] > limit) | generic
     return PaperConcepts(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, unnamed,
                          _paper_vectors(g) if dense else None)
+
+
+def _count(keys: set[str], counts: dict[str, int]) -> None:
+    """Adds one to ``counts`` of each of ``keys`` and empties them (one paper's, counted once)."""
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
+    keys.clear()
 
 
 def _paper_vectors(g: nx.DiGraph) -> PaperVectors | None:
