@@ -556,6 +556,25 @@ def test_an_alias_keying_a_rarer_entitys_name_takes_it():
     assert [s.name for s in row.shared] == ["BERT"]
 
 
+def test_a_long_form_cut_short_is_no_second_reason_beside_its_node():
+    # KeyBERT cuts BERT's long form to "bidirectional encoder representations": beside BERT it says
+    # nothing more. "question answering", inside SQuAD's long form but not its start, is a concept
+    # of its own (the task), and stays.
+    ents = [("BERT", "Method"), ("SQuAD", "Dataset"), ("question answering", "Task")]
+    g = corpus_graph({
+        "a": ("One", ents, ["bidirectional encoder representations"]),
+        "b": ("Two", ents, ["bidirectional encoder representations"]),
+        "c": ("Three", [("galaxy survey", "Dataset")], []), "d": ("Four", [("robot control", "Task")], []),
+        **filler(20),
+    })
+    _alias(g, "BERT", "Bidirectional Encoder Representations from Transformers")
+    _alias(g, "SQuAD", "Stanford Question Answering Dataset")
+    (row, *_) = related(g, "a", k=5)
+    names = {s.name.lower() for s in row.shared}
+    assert row.id == "b" and {"bert", "squad", "question answering"} <= names
+    assert not any(n.startswith("bidirectional") for n in names)
+
+
 def test_an_alias_two_entities_share_links_neither():
     # Two papers each defined "ED": one as encoder-decoder, one as event detection.
     g = corpus_graph({

@@ -161,6 +161,9 @@ class ConceptIndex:
     # ranks (every concept); this one, the facet's concepts, gives the reasons.
     ranking: ConceptIndex | None = field(default=None, repr=False, compare=False)
     weights: Weights = field(default_factory=Weights, repr=False, compare=False)
+    # Concept -> the keys of its node's longer aliases (reading._long_forms): one of them cut short
+    # is no reason of its own beside it.
+    long_forms: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.dense is not None:
@@ -180,7 +183,8 @@ class ConceptIndex:
         table (a benchmark comparing the two). ``weights``: the ranking's, by default the measured ones."""
         read = read_concepts(g, by, dense)
         index = cls(read.titles, read.vectors, read.norms, read.df, read.names, read.types, read.entities,
-                    read.postings, read.broad, read.generic, read.unnamed, read.dense, weights=weights or Weights())
+                    read.postings, read.broad, read.generic, read.unnamed, read.dense, weights=weights or Weights(),
+                    long_forms=read.long_forms)
         if by is not None and read.dense is not None:
             if own_terms if own_terms is not None else ranks_by_facet(by):
                 index.facet_vectors = facet_vectors(g, read.dense.ids, schema.MENTION_REL[facet_type(by)])
@@ -386,6 +390,7 @@ class ConceptIndex:
         order = sorted([(-round(v, 9), -len(c), c) for c, v in contrib.items()])
         shown: list[str] = []
         padded: list[str] = []
+        longer: list[tuple[str, ...]] = []  # each shown concept's longer aliases (``long_forms``)
         # With the abstracts' vectors, a link resting only on words naming no concept is shown as
         # "similar wording" (``unnamed``); ranked by concepts alone, those words are its reasons.
         hidden = self.unnamed if self.dense is not None and not words else frozenset()
@@ -395,16 +400,22 @@ class ConceptIndex:
             if c in self.broad or c in hidden:
                 continue
             pc = f" {reason_core(c)} "
-            if any(pc in s for s in padded):
+            mine = self.long_forms.get(c, ())
+            # A shown concept's long form cut short says what it says ("Bidirectional Encoder
+            # Representations" beside BERT); the rest of it may be another concept ("question
+            # answering" of SQuAD's "Stanford Question Answering Dataset").
+            if any(pc in s for s in padded) or (
+                    pc.count(" ") > 2 and any(_cut_short(pc, f) for fs in longer if fs for f in fs)):
                 continue  # "translation" adds nothing next to "machine translation", nor "QA systems" next to "QA"
-            inside = [i for i, s in enumerate(padded) if s in pc]
+            inside = [i for i, s in enumerate(padded) if s in pc or (mine and any(_cut_short(s, f) for f in mine))]
             if inside:  # "neural networks" says what "networks", listed first, said: it takes that place
-                shown[inside[0]], padded[inside[0]] = c, pc
+                shown[inside[0]], padded[inside[0]], longer[inside[0]] = c, pc, mine
                 for i in reversed(inside[1:]):
-                    del shown[i], padded[i]
+                    del shown[i], padded[i], longer[i]
                 continue
             shown.append(c)
             padded.append(pc)
+            longer.append(mine)
             if len(shown) == limit:
                 break
         return tuple(self._shared(c) for c in shown)
@@ -416,6 +427,12 @@ class ConceptIndex:
             sc = self._shared_cache[c] = SharedConcept(self.names[c], self.types[c], self.df[c],
                                                        self.entities.get(c))
         return sc
+
+
+def _cut_short(padded: str, form: str) -> bool:
+    """Whether the concept ``padded`` (" key ") is the longer form ``form`` or its first words,
+    two or more: "LSTM" is no cut of "LSTM-based models"."""
+    return padded.count(" ") > 2 and f" {form} ".startswith(padded)
 
 
 def fuse(cosine, concepts, facet=None, weights: Weights | None = None):

@@ -60,6 +60,7 @@ class PaperConcepts:
     broad: frozenset[str]
     generic: frozenset[str]
     unnamed: frozenset[str]
+    long_forms: dict[str, tuple[str, ...]]  # concept key -> its node's longer aliases, keyed (``_long_forms``)
     dense: PaperVectors | None  # the abstracts' vectors, when every paper has one
 
 
@@ -233,7 +234,22 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
     unnamed = frozenset(c for c in df if c not in entities and " " not in c)
     broad = frozenset(c for c in df if df[c] > limit) | generic
     return PaperConcepts(titles, vectors, norms, df, names, types, entities, dict(postings), broad, generic, unnamed,
-                         _paper_vectors(g) if dense else None)
+                         _long_forms(g, entities), _paper_vectors(g) if dense else None)
+
+
+def _long_forms(g: nx.DiGraph, entities: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """Concept key -> the keys of its node's aliases of two words or more (``reason_core``): a long
+    form cut short ("Bidirectional Encoder Representations", a key phrase of BERT's "Bidirectional
+    Encoder Representations from Transformers") says what the concept says, and is no second
+    reason beside it."""
+    out = {}
+    for c, eid in entities.items():
+        core = phrases.reason_core(c)
+        forms = {phrases.reason_core(phrases.concept_key(a)) for a in g.nodes[eid].get("aliases") or ()}
+        forms = tuple(sorted(f for f in forms if " " in f and f != core))
+        if forms:
+            out[c] = forms
+    return out
 
 
 def _count(keys: set[str], counts: dict[str, int]) -> None:
