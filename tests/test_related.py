@@ -333,6 +333,21 @@ def test_a_key_phrase_counts_in_a_facet_where_it_names_a_concept_of_it(facet_gra
     assert any("mirror" in c for c in index.vectors["a"])
 
 
+def test_a_facets_reasons_are_concepts_of_its_type():
+    # "question answering datasets" (a Dataset) implies the task "question answering", which the
+    # key phrases of a and b name: the task the Task entities name is no reason of the dataset facet.
+    qa = ("question answering", "Task")
+    g = corpus_graph({
+        "a": ("One", [qa, ("SQuAD", "Dataset")], ["question answering"]),
+        "b": ("Two", [qa, ("SQuAD", "Dataset")], ["question answering"]),
+        "c": ("Three", [qa, ("question answering datasets", "Dataset")], []),
+        "d": ("Four", [qa], []),
+        **filler(20),
+    })
+    (row, *_) = related(g, "a", k=3, by="dataset")
+    assert row.id == "b" and [(s.name, s.type) for s in row.shared] == [("SQuAD", "Dataset")]
+
+
 def test_an_unknown_facet_is_one_clear_error(facet_graph):
     with pytest.raises(KgError, match="no facet 'author'.*method, task, dataset"):
         related(facet_graph, "a", by="author")

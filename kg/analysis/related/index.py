@@ -164,6 +164,9 @@ class ConceptIndex:
     # Concept -> the keys of its node's longer aliases (reading._long_forms): one of them cut short
     # is no reason of its own beside it.
     long_forms: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    # With ``by``: concepts that entities of another type name more often ("question answering" in
+    # the dataset facet). They add to the score, and are not shown as the facet's reasons.
+    off_facet: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.dense is not None:
@@ -184,7 +187,7 @@ class ConceptIndex:
         read = read_concepts(g, by, dense)
         index = cls(read.titles, read.vectors, read.norms, read.df, read.names, read.types, read.entities,
                     read.postings, read.broad, read.generic, read.unnamed, read.dense, weights=weights or Weights(),
-                    long_forms=read.long_forms)
+                    long_forms=read.long_forms, off_facet=read.off_facet)
         if by is not None and read.dense is not None:
             if own_terms if own_terms is not None else ranks_by_facet(by):
                 index.facet_vectors = facet_vectors(g, read.dense.ids, schema.MENTION_REL[facet_type(by)])
@@ -397,7 +400,7 @@ class ConceptIndex:
         for _, _, c in order:
             # A broad concept ("pre-training" in a fifth of EMNLP 2020's papers) adds to the score
             # but explains nothing: the reasons are specific concepts.
-            if c in self.broad or c in hidden:
+            if c in self.broad or c in hidden or c in self.off_facet:
                 continue
             pc = f" {reason_core(c)} "
             mine = self.long_forms.get(c, ())

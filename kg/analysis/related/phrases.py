@@ -257,6 +257,22 @@ def alias_keys(g: nx.DiGraph, words_of: Reader = read) -> dict[str, str]:
     return same
 
 
+def keys_of_type(g: nx.DiGraph, etype: str, same: dict[str, str], words_of: Reader = read) -> set[str]:
+    """The concept keys the entities of type ``etype`` name (their names and aliases) in at least as
+    many papers as the entities of any other type: on the ACL abstracts "neural machine
+    translation" is a Task's (a Method's name implies it too), "attention" a Method's."""
+    papers: dict[str, Counter] = {}
+    for eid in entities_of(g):
+        d = g.nodes[eid]
+        n = d.get("papers") or 1
+        for form in {d.get("name") or eid, *(d.get("aliases") or ())}:
+            k = concept_key(form, words_of)
+            k = same.get(k, k)
+            if k:
+                papers.setdefault(k, Counter())[d.get("type")] += n
+    return {k for k, by_type in papers.items() if by_type[etype] and by_type[etype] >= max(by_type.values())}
+
+
 def display_name(votes: Counter) -> str | None:
     """The commonest surface form; on a tie not the sentence-initial capitalised one ("Sampling"),
     then the shortest ("machine translation" over "machine translation system")."""
