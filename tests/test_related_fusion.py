@@ -299,18 +299,23 @@ def test_the_docs_and_the_help_state_the_floor_in_force():
     assert f"at least {WORDING_COSINE_MIN}" in " ".join(related_command.__doc__.split())
 
 
+def mentions_graph(specs: dict[str, list[tuple[str, str]]], vectors: dict[str, np.ndarray]):
+    """The graph of papers given as id -> [(mention, type)], the text their mentions, each with its vector."""
+    papers, exs = [], []
+    for pid, ents in specs.items():
+        p = paper(pid, ". ".join(s for s, _ in ents) + ".")
+        papers.append(p)
+        exs.append(dataclasses.replace(extraction(p, *ents), embedding=to_bytes(vectors[pid])))
+    return build_graph(papers, exs, resolve(papers, exs))
+
+
 def test_a_word_that_names_no_concept_is_no_reason():
     # "a" and "c" share only the word "sentences", which heads their phrases but names none of the
     # concept stage's nodes: the ranking counts it, the reasons do not show it.
     specs = {"a": [("noisy input sentences", "Method")], "c": [("long source sentences", "Task")],
              "d": [("galaxy survey", "Dataset")], "e": [("galaxy survey", "Dataset")], "f": [("protein folding", "Task")]}
     vecs = {"a": unit(1, 0.1), "c": unit(1, 0.12), "d": unit(0, 0, 1), "e": unit(0, 0, 1, 0.1), "f": unit(0, 0, 0, 1)}
-    papers, exs = [], []
-    for pid, ents in specs.items():
-        p = paper(pid, ". ".join(s for s, _ in ents) + ".")
-        papers.append(p)
-        exs.append(dataclasses.replace(extraction(p, *ents), embedding=to_bytes(vecs[pid])))
-    g = build_graph(papers, exs, resolve(papers, exs))
+    g = mentions_graph(specs, vecs)
     index = ConceptIndex.from_graph(g)
     assert index.concept_score("a", "c") > 0  # the word adds to the score ...
     row = next(r for r in related(g, "a", k=3) if r.id == "c")
@@ -327,12 +332,7 @@ def test_a_hyphenated_compound_is_shown_as_a_reason_however_close_the_wording():
              "x": [("cross-lingual models", "Method")], "d": [("galaxy survey", "Dataset")],
              "e": [("protein folding", "Task")]}
     vecs = {"a": unit(1, 0.1), "c": unit(1, 0.12), "x": unit(0, 1), "d": unit(0, 0, 1), "e": unit(0, 0, 0, 1)}
-    papers, exs = [], []
-    for pid, ents in specs.items():
-        p = paper(pid, ". ".join(s for s, _ in ents) + ".")
-        papers.append(p)
-        exs.append(dataclasses.replace(extraction(p, *ents), embedding=to_bytes(vecs[pid])))
-    g = build_graph(papers, exs, resolve(papers, exs))
+    g = mentions_graph(specs, vecs)
     assert ConceptIndex.from_graph(g).cosine("a", "c") >= WORDING_COSINE_MIN
     row = next(r for r in related(g, "a", k=3) if r.id == "c")
     assert [s.name for s in row.shared] == ["cross-lingual"] and row.note == ""
