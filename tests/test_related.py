@@ -624,6 +624,17 @@ def test_a_node_few_of_a_concepts_papers_state_does_not_name_it():
     assert ("adversarial", "Dataset") not in names
 
 
+def test_an_adverb_is_no_concept_alone():
+    # The tagger cut "Distantly" from "Distantly supervised relation extraction": an adverb names
+    # nothing two papers could share.
+    g = corpus_graph({
+        "a": ("One", [("Distantly", "Task"), ("galaxy survey", "Dataset")], []),
+        "b": ("Two", [("Distantly", "Task"), ("robot control", "Task")], ["jointly"]),
+        "c": ("Three", [("speech synthesis", "Task")], ["jointly"]),
+    })
+    assert related(g, "a", k=5) == [] and related(g, "b", k=5) == []
+
+
 def test_acronyms_and_words_in_ization_keep_their_letters():
     from kg.analysis.related.phrases import concept_key
 

@@ -98,7 +98,16 @@ Reader = Callable[[str], "tuple[Word, ...]"]  # text -> its words (``read``, or 
 
 
 def _content(word: Word) -> bool:
-    return word.low not in _STOP and word.low not in GENERIC and not word.low.isdigit() and len(word.low) > 1
+    return (word.low not in _STOP and word.low not in GENERIC and not word.low.isdigit() and len(word.low) > 1
+            and not _adverb(word))
+
+
+def _adverb(word: Word) -> bool:
+    """Whether ``word`` is an adverb of an adjective ("distantly" of "distant", "jointly",
+    "automatically"), which names no concept alone; "family" or "anomaly" is no such word."""
+    low = word.low
+    return len(low) > 4 and low.endswith("ly") and (low.endswith("ally") or (
+        word.stem != low and low[:-2].startswith(word.stem)))
 
 
 def derive(phrase: str, aliases: Iterable[str] = (), words_of: Reader = read) -> dict[str, tuple[float, str, bool]]:
