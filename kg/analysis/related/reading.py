@@ -120,10 +120,10 @@ def read_concepts(g: nx.DiGraph, by: str | None = None, dense: bool = True) -> P
                 # Independent evidence accumulates (noisy-or): a word heading three phrases,
                 # or an entity named three times, is more surely what the paper is about.
                 feats[key] = 1.0 - (1.0 - feats.get(key, 0.0)) * (1.0 - min(w * scale, 0.999)) ** times
-                # The display name of a concept is its commonest surface form as a head:
-                # "sample complexity" names the stem complex, "complex problems" only uses it.
                 if is_headed:
                     own_heads.add(key)
+                # The display name of a concept is its commonest surface form as a head:
+                # "sample complexity" names the stem complex, "complex problems" only uses it.
                 names = name_votes.get(key)
                 if names is None:
                     names = name_votes[key] = {}
