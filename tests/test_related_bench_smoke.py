@@ -34,3 +34,13 @@ def test_related_task_facet(tmp_path):
     assert all(0.0 <= v <= 100.0 for scores in r["ndcg_at"].values() for v in scores.values())
     # kg's --by task ranks as no facet (FACET_WEIGHTS["task"] is None).
     assert r["ndcg_at"]["shipped"] == r["ndcg_at"]["no_facet"]
+
+
+@needs_emnlp
+def test_related_reasons(tmp_path):
+    r = report(bench("related_reasons.py", "--corpus", str(REAL / "emnlp2020_tracks.jsonl"), "--limit", "40",
+                     "--cache", str(tmp_path), "--workers", "1", "-k", "3"))
+    assert r["papers"] == 40 and set(r["rankings"]) == {"no facet", "method", "task", "dataset"}
+    for ranking in r["rankings"].values():
+        assert 0 < ranking["links"] <= 40 * 3 and 0.0 <= ranking["with_reasons"] <= 1.0
+    assert all(0.0 <= r["rankings"][by]["reasons_of_the_facet"] <= 1.0 for by in ("method", "task", "dataset"))
