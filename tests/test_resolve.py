@@ -160,6 +160,19 @@ def test_a_generic_head_after_ordinary_words_stays():
                                "Task:reasoning segmentation", "Method:segmentation model"}
 
 
+def test_a_name_written_as_often_in_lower_case_as_capitalised_is_named_in_lower_case():
+    # One abstract starts a sentence with it, one writes it in a title's capitals, one in lower case.
+    texts = ["Reinforcement learning is used.", "We study Reinforcement Learning here.", "Via reinforcement learning."]
+    papers = [paper(f"p{i}", t) for i, t in enumerate(texts)]
+    exs = [extraction(p, (form, "Method")) for p, form in
+           zip(papers, ["Reinforcement learning", "Reinforcement Learning", "reinforcement learning"])]
+    assert resolve(papers, exs).entities["Method:reinforcement learning"].name == "reinforcement learning"
+    # Capitals inside a word are how a name is written: "WordNet" stays "WordNet" beside "Wordnet".
+    q = [paper("q0", "WordNet is used."), paper("q1", "We use Wordnet.")]
+    r = resolve(q, [extraction(q[0], ("WordNet", "Dataset")), extraction(q[1], ("Wordnet", "Dataset"))])
+    assert r.entities["Dataset:wordnet"].name == "WordNet"
+
+
 def test_a_long_form_seen_only_with_its_acronym_is_named_without_it():
     p = paper("a", "We propose Policy Mirror Descent (PMD). PMD is fast. Results (see A) hold.")
     r = resolve([p], [extraction(p, ("Policy Mirror Descent (PMD)", "Method"), ("PMD", "Method"),

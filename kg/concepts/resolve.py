@@ -205,6 +205,11 @@ def renamed(resolution: Resolution, extractions: Iterable[Extraction]) -> Resolu
     return replace(resolution, entities=entities)
 
 
+def _capitalised(form: str) -> bool:
+    """Whether ``form`` is a lower-case form with its words' first letters capitalised."""
+    return form != form.lower() and all(w[1:] == w[1:].lower() for w in form.split())
+
+
 def display_name(key: str, forms: Counter[str]) -> str:
     """An entity's name from its key and its surface forms (with their counts): the long form when
     an acronym was merged into it, else the commonest form that is the key itself ("Mistral", not
@@ -241,9 +246,12 @@ def display_name(key: str, forms: Counter[str]) -> str:
     written = sum(acronyms.values())
     if written >= ACRONYM_NAMES_MIN and written >= 2 * sum(n for s, n in bare.items() if s not in acronyms):
         return max(acronyms, key=lambda s: (acronyms[s], s))
+    # On a tie the form in lower case where it is written so: "reinforcement learning" over a
+    # sentence's "Reinforcement learning" and a title's "Reinforcement Learning" ("BERT" and
+    # "WordNet" are written so, not capitalised where a sentence or a title starts).
     ranked = sorted(named, key=lambda s: (not (_multiword(_TRAILING_PARENS.sub(r"\1", s)) and normalize(s) == key),
                                           normalize(s) != key,
-                                          "(" in s, -named[s], s))
+                                          "(" in s, -named[s], _capitalised(s) and s.lower() in named, s))
     name = ranked[0]
     defined = _TRAILING_PARENS.match(name)
     if defined and _abbreviates(defined.group(2), defined.group(1)):
