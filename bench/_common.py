@@ -56,6 +56,17 @@ def kg_run(*args: str) -> float:
     return dt
 
 
+def bootstrap_interval(diff, draws: int = 2000, seed: int = 0) -> list[float]:
+    """The 95% interval of the mean of ``diff`` (one paired difference per query: two rankers'
+    scores of it), from a bootstrap that resamples the queries."""
+    import numpy as np
+
+    diff = np.asarray(diff, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    means = [diff[rng.integers(0, len(diff), len(diff))].mean() for _ in range(draws)]
+    return [round(float(x), 4) for x in np.percentile(means, [2.5, 97.5])]
+
+
 def report(result: dict) -> None:
     """The benchmark's one JSON object, on stdout."""
     print(json.dumps(result, indent=2, ensure_ascii=False))

@@ -44,3 +44,13 @@ def test_related_reasons(tmp_path):
     for ranking in r["rankings"].values():
         assert 0 < ranking["links"] <= 40 * 3 and 0.0 <= ranking["with_reasons"] <= 1.0
     assert all(0.0 <= r["rankings"][by]["reasons_of_the_facet"] <= 1.0 for by in ("method", "task", "dataset"))
+
+
+@pytest.mark.skipif(not (REAL / "acl_2017_2019_pwc.json").exists(), reason="no ../shared/bench/real here")
+def test_related_datasets(tmp_path):
+    r = report(bench("related_datasets.py", "--limit", "80", "--no-dense", "--cache", str(tmp_path), "--workers", "1"))
+    assert r["papers"] == 80 and 0 < r["queries"] <= 80
+    assert set(r["precision_at_k"]) == {"kg", "kg_by_dataset", "kg_concepts", "tfidf"}
+    assert all(0.0 <= v <= 1.0 for v in r["precision_at_k"].values())
+    # Some tagged paper's top 5 holds a paper sharing its dataset: the labels are read and matched.
+    assert max(r["precision_at_k"].values()) > 0
