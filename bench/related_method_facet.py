@@ -27,7 +27,10 @@ mentions, FACET_WEIGHT):
 * ``keyphrases_w``: the phrases' facet vectors with the paper's KeyBERT key phrases that name a
   method concept (the ones ``by="method"`` counts) added to its mentions;
 * ``dense256_for_cos``: shipped with the dense baseline's vector (256 pieces) in place of kg's
-  (128): what reading the whole abstract would give (a diagnostic: extraction keeps 128).
+  (128): what reading the whole abstract would give (a diagnostic: extraction keeps 128);
+* ``feedback_mxb``: pseudo-relevance feedback: shipped plus b times the mean shipped score of the
+  candidate with the query's m nearest papers of the corpus (``related``'s top m; a neighbour does
+  not vote for itself), m = 5, 10, b = 0.25, 0.5, 1.
 
 Each family's setting is chosen on one half and judged on the other, both ways (``chosen_on_A``
 judged on B, ``chosen_on_B`` judged on A); ``wins_on_B`` counts the B pools where the A-chosen
@@ -54,6 +57,8 @@ from kg.analysis import related as rel  # noqa: E402
 from kg.analysis.related import phrases as rel_phrases  # noqa: E402
 
 WEIGHTS = (0.3, 0.75, 1.5)
+FEEDBACK_PAPERS = (5, 10)
+FEEDBACK_WEIGHTS = (0.25, 0.5, 1.0)
 
 
 def cached_embed(texts: list[str], store: Path | None) -> np.ndarray:
@@ -150,6 +155,11 @@ def main() -> None:
         return float(x.max(axis=1).mean())
 
     cw, fw = rel.CONCEPT_WEIGHT, rel.FACET_WEIGHT
+    nearest = {q: [r.id for r in index.related(q, max(FEEDBACK_PAPERS))] for q in {alias.get(q, q) for q, _ in pools}}
+
+    def feedback(q: str, c: str, m: int) -> float:
+        votes = [index.score(t, c) for t in nearest[q][:m] if t != c]
+        return sum(votes) / len(votes) if votes else 0.0
 
     def variants(q: str, c: str) -> dict[str, float]:
         cos, con, phr = index.cosine(q, c), index.concept_score(q, c), index.facet_cosine(q, c)
@@ -161,6 +171,10 @@ def main() -> None:
         d = float(dense[q] @ dense[c])
         out = {"shipped": index.score(q, c), "dense_minilm": d,
                "dense256_for_cos": (d + cw * con + fw * phr) / (1 + cw + fw)}
+        for m in FEEDBACK_PAPERS:
+            fb = feedback(q, c, m)
+            for b in FEEDBACK_WEIGHTS:
+                out[f"feedback_{m}x{b:g}"] = out["shipped"] + b * fb
         for w in WEIGHTS:
             out[f"phrases_{w:g}"] = (cos + cw * con + w * phr) / (1 + cw + w)
             out[f"specific_phrases_{w:g}"] = (cos + cw * con + w * spec) / (1 + cw + w)
