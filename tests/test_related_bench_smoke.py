@@ -50,7 +50,7 @@ def test_related_reasons(tmp_path):
 def test_related_datasets(tmp_path):
     r = report(bench("related_datasets.py", "--limit", "80", "--no-dense", "--cache", str(tmp_path), "--workers", "1"))
     assert r["papers"] == 80 and 0 < r["queries"] <= 80
-    assert set(r["precision_at_k"]) == {"kg", "kg_by_dataset", "kg_concepts", "tfidf"}
+    assert set(r["precision_at_k"]) == {"kg", "kg_vectors", "kg_by_dataset", "kg_concepts", "tfidf"}
     assert all(0.0 <= v <= 1.0 for v in r["precision_at_k"].values())
     # Some tagged paper's top 5 holds a paper sharing its dataset: the labels are read and matched.
     assert max(r["precision_at_k"].values()) > 0
