@@ -173,6 +173,27 @@ def test_a_name_written_as_often_in_lower_case_as_capitalised_is_named_in_lower_
     assert r.entities["Dataset:wordnet"].name == "WordNet"
 
 
+def test_an_acronyms_letters_picked_out_do_not_name_the_entity():
+    # MAVEN's abstract spells its name out as "MAssive eVENt detection"; the others write "event detection".
+    texts = ["A MAssive eVENt detection dataset.", "Event detection is hard.", "We study event detection.",
+             "Incremental event detection."]
+    papers = [paper(f"p{i}", t) for i, t in enumerate(texts)]
+    forms = ["eVENt detection", "Event detection", "event detection", "event detection"]
+    exs = [extraction(p, (form, "Task")) for p, form in zip(papers, forms)]
+    assert resolve(papers, exs).entities["Task:event detection"].name == "event detection"
+    # Even where the highlighted form is the commonest, and however a name is written inside a word.
+    papers = [paper("h0", "A MAssive eVENt detection dataset; eVENt detection at scale, eVENt detection."),
+              paper("h1", "Event detection is hard.")]
+    exs = [extraction(papers[0], *[("eVENt detection", "Task")] * 3), extraction(papers[1], ("Event detection", "Task"))]
+    assert resolve(papers, exs).entities["Task:event detection"].name == "Event detection"
+    q = [paper("q0", "We use fastText and two biLSTMs."), paper("q1", "With fastText vectors and biLSTMs."),
+         paper("q2", "Fasttext and a Bilstm.")]
+    r = resolve(q, [extraction(q[0], ("fastText", "Method"), ("biLSTMs", "Method")),
+                    extraction(q[1], ("fastText", "Method"), ("biLSTMs", "Method")),
+                    extraction(q[2], ("Fasttext", "Method"), ("Bilstm", "Method"))])
+    assert r.entities["Method:fasttext"].name == "fastText" and r.entities["Method:bilstm"].name == "biLSTMs"
+
+
 def test_a_long_form_seen_only_with_its_acronym_is_named_without_it():
     p = paper("a", "We propose Policy Mirror Descent (PMD). PMD is fast. Results (see A) hold.")
     r = resolve([p], [extraction(p, ("Policy Mirror Descent (PMD)", "Method"), ("PMD", "Method"),

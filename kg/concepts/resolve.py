@@ -50,6 +50,9 @@ _ACRONYM_DEF = re.compile(r"\s*\(\s*([A-Za-z][\w.\-]*[A-Z][\w.\-]*?)s?\s*\)")
 _WORD_BREAK = re.compile(r"[\s\-\u2010-\u2015]+")  # spaces, hyphens and dashes
 _TRAILING_PARENS = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
 _LEADING_PARENS = re.compile(r"^([^()]*\S)\s*\(([^()]+)\)")
+# A word in lower case with capitals inside it, as an acronym's letters are picked out where it is
+# spelled out ("MAssive eVENt detection" for MAVEN); "fastText", "mBERT" and "biLSTMs" are names.
+_HIGHLIGHTED = re.compile(r"\b[a-z]+[A-Z]{2,}(?!s\b)[a-z]")
 _BASED = re.compile(r"([^\s-]+)-based")  # a key such as "bert-based"
 _TASK_HEADS = frozenset({"task", "tasks", "problem", "problems"})
 _HYPHEN_SCORE = re.compile(r"(?<=\w)-(scores?)$", re.IGNORECASE)  # "F1-score"
@@ -248,10 +251,11 @@ def display_name(key: str, forms: Counter[str]) -> str:
         return max(acronyms, key=lambda s: (acronyms[s], s))
     # On a tie the form in lower case where it is written so: "reinforcement learning" over a
     # sentence's "Reinforcement learning" and a title's "Reinforcement Learning" ("BERT" and
-    # "WordNet" are written so, not capitalised where a sentence or a title starts).
+    # "WordNet" are written so, not capitalised where a sentence or a title starts). An acronym's
+    # letters picked out ("eVENt detection") name it only where no other form does.
     ranked = sorted(named, key=lambda s: (not (_multiword(_TRAILING_PARENS.sub(r"\1", s)) and normalize(s) == key),
-                                          normalize(s) != key,
-                                          "(" in s, -named[s], _capitalised(s) and s.lower() in named, s))
+                                          normalize(s) != key, "(" in s, _HIGHLIGHTED.search(s) is not None,
+                                          -named[s], _capitalised(s) and s.lower() in named, s))
     name = ranked[0]
     defined = _TRAILING_PARENS.match(name)
     if defined and _abbreviates(defined.group(2), defined.group(1)):
