@@ -173,6 +173,26 @@ def test_a_name_written_as_often_in_lower_case_as_capitalised_is_named_in_lower_
     assert r.entities["Dataset:wordnet"].name == "WordNet"
 
 
+def test_a_capital_only_a_sentence_start_gives_does_not_name_the_entity():
+    # Two abstracts start a sentence with it, one writes it in mid-sentence: it is "sarcasm".
+    texts = ["Sarcasm is common online.", "Sarcasm needs context.", "We detect sarcasm in tweets."]
+    papers = [paper(f"p{i}", t) for i, t in enumerate(texts)]
+    exs = [extraction(p, (form, "Task")) for p, form in zip(papers, ["Sarcasm", "Sarcasm", "sarcasm"])]
+    r = resolve(papers, exs)
+    assert r.entities["Task:sarcasm"].name == "sarcasm"
+    assert set(r.entities["Task:sarcasm"].aliases) == {"Sarcasm", "sarcasm"}  # the forms as written
+    # A word the corpus capitalises in mid-sentence keeps its capital; so does the first of a title's
+    # capitals, though the corpus writes "chart" in lower case elsewhere.
+    texts = ["Twitter data is noisy.", "Twitter data again.", "We use Twitter data and a chart of it.",
+             "Chart Question Answering (CQA) is new."]
+    papers = [paper(f"q{i}", t) for i, t in enumerate(texts)]
+    exs = [extraction(papers[i], ("Twitter data", "Dataset")) for i in range(3)]
+    exs.append(extraction(papers[3], ("Chart Question Answering", "Task")))
+    r = resolve(papers, exs)
+    assert r.entities["Dataset:twitter data"].name == "Twitter data"
+    assert r.entities["Task:chart question answering"].name == "Chart Question Answering"
+
+
 def test_an_acronyms_letters_picked_out_do_not_name_the_entity():
     # MAVEN's abstract spells its name out as "MAssive eVENt detection"; the others write "event detection".
     texts = ["A MAssive eVENt detection dataset.", "Event detection is hard.", "We study event detection.",

@@ -51,4 +51,4 @@ def find_concepts(papers: Iterable[Paper], extractions: Iterable[Extraction],
             have = {eid for _, eid in linked.get(pid, ())}
             linked.setdefault(pid, []).extend((m, eid) for m, eid in pairs if eid not in have)
         resolution = replace(resolution, entities={**resolution.entities, **new}, linked=linked)
-    return rate(renamed(resolution, extractions), papers, extractions)
+    return rate(renamed(resolution, extractions, papers), papers, extractions)

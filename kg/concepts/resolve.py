@@ -40,7 +40,7 @@ from functools import lru_cache
 from kg.concepts.specificity import KEYPHRASENESS_MIN, generic_word, word_papers
 from kg.records import ENTITY_TYPES, Entity, Extraction, Mention, Paper
 from kg.text.acronyms import acronym_singular, definitions as acronym_definitions, stands_for
-from kg.text.names import name_strength, written_as_name
+from kg.text.names import Casing, name_strength, sentence_capital, written_as_name
 from kg.text.normalize import normalize, singular  # noqa: F401  (singular: part of this module's API)
 from kg.text.words import FUNCTION_WORDS, GENERIC_HEADS
 
@@ -177,7 +177,7 @@ class Resolution:
                 f"resolved to {len(self.entities)} entities")
 
 
-def renamed(resolution: Resolution, extractions: Iterable[Extraction]) -> Resolution:
+def renamed(resolution: Resolution, extractions: Iterable[Extraction], papers: Iterable[Paper] = ()) -> Resolution:
     """``resolution`` with each entity that the linking stages gave mentions (``linked``) named by
     its acronym where, counting the linked mentions too, the corpus writes that far more often
     (``display_name``): resolution names an entity before names are linked wherever written, and
@@ -190,15 +190,14 @@ def renamed(resolution: Resolution, extractions: Iterable[Extraction]) -> Resolu
     linked = {eid for pairs in resolution.linked.values() for _, eid in pairs} & resolution.entities.keys()
     if not linked:
         return resolution
+    extractions = list(extractions)
+    mentions = [(m, eid) for ex in extractions for m, eid in zip(ex.mentions, resolution.mention_entity.get(ex.paper_id, ()))
+                if eid in linked]
+    mentions += [(m, eid) for pairs in resolution.linked.values() for m, eid in pairs if eid in linked]
+    casing = mid_sentence_casing(papers, [m for m, _ in mentions])  # forms as written mid-sentence, as resolve counts them
     forms: dict[str, Counter[str]] = defaultdict(Counter)
-    for ex in extractions:
-        for m, eid in zip(ex.mentions, resolution.mention_entity.get(ex.paper_id, ())):
-            if eid in linked:
-                forms[eid][m.text.strip()] += 1
-    for pairs in resolution.linked.values():
-        for m, eid in pairs:
-            if eid in linked:
-                forms[eid][m.text.strip()] += 1
+    for m, eid in mentions:
+        forms[eid][casing.as_written(m.text, m.sentence)] += 1
     entities = dict(resolution.entities)
     for eid in sorted(linked):
         ent = entities[eid]
@@ -261,6 +260,12 @@ def display_name(key: str, forms: Counter[str]) -> str:
     if defined and _abbreviates(defined.group(2), defined.group(1)):
         name = defined.group(1)  # "Policy Mirror Descent (PMD)" is named "Policy Mirror Descent"
     return name
+
+
+def mid_sentence_casing(papers: Iterable[Paper], mentions: Iterable[Mention]) -> Casing:
+    """How the corpus writes, in mid-sentence, the first words of the ``mentions`` that start a sentence."""
+    firsts = {first.lower() for m in mentions if (first := sentence_capital(m.text, m.sentence))}
+    return Casing.of((p.text for p in papers), firsts)
 
 
 def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resolution:
@@ -455,21 +460,25 @@ def resolve(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> Resol
     best = unified_types((ex.paper_id, m.type, k, m.score) for ex in extractions
                          for m, k in zip(ex.mentions, keys[ex.paper_id]))
 
-    # Pass 3: group surface forms under their entity.
+    # Pass 3: group surface forms under their entity. A name is chosen among the forms as written in
+    # mid-sentence: "Sarcasm is ..." counts as "sarcasm" where the corpus writes the word so.
+    casing = mid_sentence_casing(papers, (m for ex in extractions for m in ex.mentions))
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    naming: dict[str, Counter[str]] = defaultdict(Counter)
     mention_entity: dict[str, list[str]] = {}
     for ex in extractions:
         ids = []
         for m, k in zip(ex.mentions, keys[ex.paper_id]):
             eid = f"{best[k]}:{k}"
             surfaces[eid][m.text.strip()] += 1
+            naming[eid][casing.as_written(m.text, m.sentence)] += 1
             ids.append(eid)
         mention_entity[ex.paper_id] = ids
 
     entities: dict[str, Entity] = {}
     for eid, forms in surfaces.items():
         etype, key = eid.split(":", 1)
-        entities[eid] = Entity(id=eid, type=etype, name=display_name(key, forms), aliases=sorted(forms))
+        entities[eid] = Entity(id=eid, type=etype, name=display_name(key, naming[eid]), aliases=sorted(forms))
     return Resolution(
         entities=entities,
         mention_entity=mention_entity,

@@ -5,6 +5,9 @@ No spaCy here: entity resolution reads these shapes too, and must not pay for lo
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from kg.text.acronyms import acronym_singular
@@ -63,3 +66,52 @@ def written_as_name(text: str, sentence: str) -> bool:
     if any(name_strength(w) > 0 for w in text.split()):
         return True
     return text[:1].isupper() and not sentence.lstrip().startswith(text)
+
+
+# A word where no sentence starts: after a lower-case word, a number, a comma or a bracket.
+_MID_SENTENCE_WORD = re.compile(r"(?<=[a-z0-9,;)] )[A-Za-z][a-z]+(?:-[a-z]+)*\b")
+
+
+@dataclass(frozen=True)
+class Casing:
+    """How a corpus writes some words where no sentence starts. A capital at a sentence's start says
+    nothing of a name ("Text style transfer is ..."); the same word in mid-sentence does."""
+
+    lower: Counter[str]  # word -> times written in lower case mid-sentence
+    capitalised: Counter[str]  # word (lower case) -> times written capitalised mid-sentence
+
+    @classmethod
+    def of(cls, texts: Iterable[str], words: Iterable[str]) -> Casing:
+        """The casing of ``words`` (lower case) over ``texts``."""
+        wanted = set(words)
+        lower: Counter[str] = Counter()
+        capitalised: Counter[str] = Counter()
+        if wanted:
+            for text in texts:
+                for w in _MID_SENTENCE_WORD.findall(text):
+                    key = w.lower()
+                    if key in wanted:
+                        (lower if w[0].islower() else capitalised)[key] += 1
+        return cls(lower, capitalised)
+
+    def as_written(self, text: str, sentence: str) -> str:
+        """Mention ``text`` of ``sentence`` as the corpus writes it in mid-sentence: at the start of its
+        sentence, a first word capitalised there only ("Text style transfer") in lower case when the
+        corpus writes the word in lower case more often than capitalised ("Bayesian", "Twitter" stay)."""
+        text = text.strip()
+        first = sentence_capital(text, sentence)
+        if first and self.lower[first.lower()] > self.capitalised[first.lower()]:
+            return first.lower() + text[len(first):]
+        return text
+
+
+def sentence_capital(text: str, sentence: str) -> str:
+    """The first word of mention ``text`` if the start of ``sentence`` is all that capitalises it
+    ("Sarcasm" of "Sarcasm is ..."), else '': not "BERT" or "WordNet", nor a word mid-sentence, nor
+    the first of words a title's capitals write ("Chart Question Answering (CQA) is ...")."""
+    text = text.strip()
+    first, _, rest = text.partition(" ")
+    if len(first) > 1 and first[0].isupper() and first[1:].islower() and sentence.lstrip().startswith(text) \
+            and not any(w[:1].isupper() and w[1:2].islower() for w in rest.split()):
+        return first
+    return ""
