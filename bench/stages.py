@@ -12,7 +12,8 @@ distribution of real extractions. The renaming matches mentions to the renamed g
 their normalized text, where bench/scale.py's extractor reads the renamed text, so the two builds'
 entities differ (10k: 53,082 here, 44,980 there); the report gives the count to compare.
 Per stage it prints wall time and the process's peak RSS during it (sampled every 50 ms from
-/proc/self/statm; the store is written beside the graph files and pages, so its peak is theirs);
+/proc/self/statm; the store is written beside the graph files and pages, so its peak is theirs,
+unless pages are written by forked workers: then it has a row of its own);
 "peak_total_pss_mb" is the most this process and its forked children held together (PSS summed,
 sampled every half second, as bench/scale.py does).
 For the end-to-end figure with real extraction of every copy, see bench/scale.py.
@@ -70,9 +71,11 @@ class PeakTotalPSS:
             time.sleep(self._every)
 
 
-# The stages of ``kg.builds.pipeline.build``'s timings in the order they run; the store ("write_store")
-# runs beside the graph files and views, so it has no interval of its own.
-SEQUENCE = ("read", "extract", "graph", "related", "topics", "write_records", "write_graph_files", "write_views")
+# The stages of ``kg.builds.pipeline.build``'s timings in the order they run. The store ("write_store")
+# runs beside the graph files and views, with no interval of its own, unless page workers are forked
+# (kg.view.forks_pages): then it is written alone, before the graph files.
+SEQUENCE = ("read", "extract", "concepts", "graph", "related", "topics", "write_records", "write_store",
+            "write_graph_files", "write_views")
 
 
 def copied(ex: Extraction, paper_id: str, renamed: dict[str, str]) -> Extraction:
@@ -100,6 +103,7 @@ def main() -> None:
 
     from kg.extract import Extractor
     from kg.builds.pipeline import BuildOptions, build
+    from kg.view import forks_pages
 
     rss, pss = PeakRSS(), PeakTotalPSS()
     with tempfile.TemporaryDirectory() as tmp:
@@ -125,16 +129,20 @@ def main() -> None:
             return out, len(distinct)
 
         t0 = time.perf_counter()
-        r = build(corpus, BuildOptions(out=args.keep or tmp / "out", views=not args.no_views),
-                  extract=copied_extractions)
+        options = BuildOptions(out=args.keep or tmp / "out", views=not args.no_views)
+        r = build(corpus, options, extract=copied_extractions)
+        store_alone = options.views and forks_pages(r.graph, options.workers)
         stages: dict[str, dict] = {}
         t = t0
         for name in SEQUENCE:
+            if name == "write_store" and not store_alone:
+                continue
             if name in r.timings:
                 stages[name] = {"seconds": round(r.timings[name], 1), "peak_rss_mb": rss.mb(t, t + r.timings[name])}
                 t += r.timings[name]
         stages["extract"]["distinct"] = sum(1 for p in r.corpus.papers if "~" not in p.id)
-        stages["write_store (beside graph files and views)"] = {"seconds": round(r.timings["write_store"], 1)}
+        if not store_alone:
+            stages["write_store (beside graph files and views)"] = {"seconds": round(r.timings["write_store"], 1)}
         result = {"papers": len(r.corpus.papers), "nodes": r.graph.number_of_nodes(),
                   "entities": sum(r.entity_counts.values()), "edges": r.graph.number_of_edges(),
                   "growth": not args.flat, "stages": stages, "peak_rss_mb": rss.mb(),

@@ -230,6 +230,24 @@ def test_pages_written_by_two_worker_processes_are_the_pages_one_process_writes(
         assert (tmp_path / "two" / rel).read_bytes() == (tmp_path / "one" / rel).read_bytes(), rel
 
 
+def test_past_the_page_limit_the_few_pages_are_written_without_forking(tmp_path, monkeypatch):
+    # Forked from a large build, each worker would copy much of its process to write a few pages.
+    import kg.view
+    from kg.view import forks_pages
+
+    g = view_corpus()
+    monkeypatch.setattr(kg.view, "MIN_PARALLEL_PAGES", 0)
+    nodes = len(papers_of(g)) + len(entities_of(g))
+    assert forks_pages(g, 2) and not forks_pages(g, 1) and not forks_pages(g, 2, page_limit=nodes - 1)
+
+    def forked(*args, **kwargs):
+        raise AssertionError("pages forked past the page limit")
+
+    monkeypatch.setattr(kg.view.forks, "run", forked)
+    write_views(g, tmp_path, corpus="c", workers=2, budget=4, page_limit=nodes - 1)
+    assert 0 < len(list((tmp_path / "views").rglob("*.html"))) < nodes
+
+
 def test_a_failing_page_worker_fails_the_views_in_the_main_process(tmp_path, monkeypatch):
     import kg.view
 

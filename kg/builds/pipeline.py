@@ -189,10 +189,14 @@ def write_build(result: BuildResult, options: BuildOptions, related: dict | None
         if result.extractions:  # a result made by hand may have none: then it cannot be added to
             _write_records(result, tmp / shards.RECORDS)
         timings["write_records"] = time.perf_counter() - t
+        forked = False
+        if options.views:
+            from kg.view import forks_pages
+
+            forked = forks_pages(result.graph, options.workers)
         # The store is written beside the graph files and the pages (its statements run outside
         # the GIL; its timing is its own, overlapping theirs), unless page workers are forked.
-        with store_written_meanwhile(result.graph, tmp / layout.STORE,
-                                     background=options.workers == 1 or not options.views) as store_seconds:
+        with store_written_meanwhile(result.graph, tmp / layout.STORE, background=not forked) as store_seconds:
             t = time.perf_counter()
             write_json(result.graph, tmp / layout.GRAPH_JSON)
             write_graphml(result.graph, tmp / layout.GRAPH_ML)

@@ -229,11 +229,21 @@ def write_views(g: nx.DiGraph, build_dir: Path, budget: int = NODE_BUDGET, corpu
                     and _link(keep_from / _page_of(g, n), views / _page_of(g, n))}
             nodes = [(is_paper, n) for is_paper, n in nodes if n not in kept]
         _write(views / PAGE_DIGESTS, orjson.dumps(digests).decode("utf-8"), atomic=not fresh)
-    if workers > 1 and len(nodes) >= MIN_PARALLEL_PAGES and forks.can_fork():
+    if len(nodes) >= MIN_PARALLEL_PAGES and forks_pages(g, workers, page_limit):
         forks.run(job, list(batched(nodes, PAGES_PER_TASK)), workers)
     else:
         job(nodes)
     return write_overview(g, build_dir, budget=budget, corpus=corpus, has_page=has_page)
+
+
+def forks_pages(g: nx.DiGraph, workers: int, page_limit: int = PAGE_LIMIT) -> bool:
+    """Whether ``write_views`` writes the pages of ``g`` in ``workers`` forked processes: only where
+    every node gets a page (at most ``page_limit`` nodes). Past that only the budget's pages are
+    written, and each forked worker would copy much of the large process it inherits as it reads
+    the graph (1.6 GB each at 100,000 papers, bench/stages.py, to save at most 20 s of the pages'
+    47): they are written in this process."""
+    nodes = len(papers_of(g)) + len(entities_of(g))
+    return workers > 1 and MIN_PARALLEL_PAGES <= nodes <= page_limit and forks.can_fork()
 
 
 def _read_digests(views: Path) -> dict[str, str]:
