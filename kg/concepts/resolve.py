@@ -177,7 +177,7 @@ class Resolution:
                 f"resolved to {len(self.entities)} entities")
 
 
-def renamed(resolution: Resolution, extractions: Iterable[Extraction], papers: Iterable[Paper] = ()) -> Resolution:
+def renamed(resolution: Resolution, extractions: Iterable[Extraction], papers: Iterable[Paper]) -> Resolution:
     """``resolution`` with each entity that the linking stages gave mentions (``linked``) named by
     its acronym where, counting the linked mentions too, the corpus writes that far more often
     (``display_name``): resolution names an entity before names are linked wherever written, and
@@ -194,7 +194,9 @@ def renamed(resolution: Resolution, extractions: Iterable[Extraction], papers: I
     mentions = [(m, eid) for ex in extractions for m, eid in zip(ex.mentions, resolution.mention_entity.get(ex.paper_id, ()))
                 if eid in linked]
     mentions += [(m, eid) for pairs in resolution.linked.values() for m, eid in pairs if eid in linked]
-    casing = mid_sentence_casing(papers, [m for m, _ in mentions])  # forms as written mid-sentence, as resolve counts them
+    # The forms as written in mid-sentence, as ``resolve`` counts them: "Sarcasm" at a sentence's start
+    # is not another name of "sarcasm".
+    casing = mid_sentence_casing(papers, [m for m, _ in mentions])
     forms: dict[str, Counter[str]] = defaultdict(Counter)
     for m, eid in mentions:
         forms[eid][casing.as_written(m.text, m.sentence)] += 1
